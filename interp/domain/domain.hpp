@@ -1,0 +1,58 @@
+// The arithmetic domains: what every kernel is written against.
+//
+// A domain is a small value type (it may carry a precision) with a scalar type and the
+// operations below; every op kernel is a template over it and is written once.
+//
+//   struct SomeDomain {
+//     using Scalar = ...;
+//     std::string name() const;                       // "exact", "interval:256", "f32", ...
+//     Scalar from_rational(const Rational&) const;    // nearest / enclosing / exact
+//     Scalar from_literal(std::string_view) const;     // a decimal literal of the text, read exactly
+//                                                     // then rounded once (or enclosed)
+//     Scalar from_bits(std::uint64_t, FloatFormat) const;  // a hex bit pattern (0xFF800000 = -inf)
+//     Scalar parse(std::string_view) const;            // inverse of to_string (and any literal)
+//     std::string to_string(const Scalar&) const;     // round-trips through parse
+//     double to_double(const Scalar&) const;          // nearest double (interval: the midpoint)
+//     Scalar add, sub, mul, div (a, b); neg, abs (a);
+//     Scalar exp, log, sqrt, rsqrt, tanh, logistic (a);
+//     Scalar max, min (a, b);
+//     Tri compare(CompareDirection, a, b) const;       // three-valued: intervals may not decide
+//     Scalar select(bool, a, b) const;
+//     void mac(Scalar& acc, a, b) const;               // acc = acc + a*b, the product rounded
+//                                                     // first (never fused), in place: the inner
+//                                                     // loop of dot_general and convolution
+//   };
+//
+// Errors are thrown as DomainError with a message that names the domain, the op and the
+// operand; nothing aborts and nothing is guessed.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace shlo {
+
+/// A failed scalar operation: an irrational result in `exact`, a division by zero, an
+/// interval enclosure that cannot decide a sign the operation depends on, a malformed literal.
+class DomainError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The six comparison directions of stablehlo.compare.
+enum class CompareDirection { EQ, NE, LT, LE, GT, GE };
+const char* to_string(CompareDirection d);
+/// Parses "EQ", "NE", ...; throws DomainError otherwise.
+CompareDirection parse_compare_direction(std::string_view s);
+
+/// A three-valued truth: an interval comparison of overlapping enclosures is Undecided.
+enum class Tri { False, True, Undecided };
+inline Tri tri(bool b) { return b ? Tri::True : Tri::False; }
+const char* to_string(Tri t);
+
+/// The IEEE binary format a hex bit pattern is read in (the element type of the tensor).
+enum class FloatFormat { Binary32, Binary64 };
+
+}  // namespace shlo

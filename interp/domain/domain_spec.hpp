@@ -1,0 +1,30 @@
+// Choosing a domain at run time: "exact", "interval:P", "mpfr:P", "f64", "f32".
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "interp/domain/exact.hpp"
+#include "interp/domain/ieee.hpp"
+#include "interp/domain/interval.hpp"
+#include "interp/domain/mpfr.hpp"
+
+namespace shlo {
+
+using AnyDomain = std::variant<ExactDomain, IntervalDomain, MpfrDomain, F64Domain, F32Domain>;
+
+/// Parses a domain name; throws DomainError with the accepted forms otherwise.
+AnyDomain parse_domain(std::string_view spec);
+
+/// The accepted forms, for --help.
+inline constexpr const char* kDomainForms = "exact | interval:P | mpfr:P | f64 | f32  (P: bits, e.g. 256)";
+
+/// Calls f(domain) with the concrete domain type: the one place where a run-time choice
+/// becomes a compile-time one.
+template <class F>
+decltype(auto) with_domain(const AnyDomain& d, F&& f) {
+  return std::visit(std::forward<F>(f), d);
+}
+
+}  // namespace shlo

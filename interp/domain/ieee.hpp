@@ -1,0 +1,68 @@
+// The `f32` and `f64` domains: the hardware types, one generic implementation.
+//
+// Numeric model (that of the official StableHLO reference interpreter, which these domains
+// reproduce bit for bit):
+//   + - * /      the hardware operation, correctly rounded to nearest even, never fused
+//                (the build uses -ffp-contract=off);
+//   sqrt         std::sqrt in double, rounded once to T (correctly rounded for float too,
+//                since double carries more than 2*24+2 bits);
+//   exp log tanh computed in double with the host C library (glibc's libm on Debian 12),
+//                then rounded once to T;
+//   rsqrt        1.0 / std::sqrt(x) in double, then rounded once to T;
+//   logistic     1.0 / (1.0 + std::exp(-x)) in double, then rounded once to T;
+//   max min      IEEE 754-2019 maximum/minimum: NaN propagates, -0 < +0;
+//   compare      IEEE quiet comparisons (NaN: only NE is true).
+// Literals are read exactly and rounded once to T (never through double for float).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "interp/domain/rational.hpp"
+
+namespace shlo {
+
+template <class T>
+class IeeeDomain {
+ public:
+  using Scalar = T;
+  std::string name() const;
+
+  Scalar from_rational(const Rational& q) const { return round_rational<T>(q); }
+  Scalar from_literal(std::string_view text) const;
+  Scalar from_bits(std::uint64_t bits, FloatFormat format) const;
+  Scalar parse(std::string_view text) const { return from_literal(text); }
+  /// The shortest decimal that reads back to exactly this value.
+  std::string to_string(Scalar a) const;
+  double to_double(Scalar a) const { return static_cast<double>(a); }
+
+  Scalar add(Scalar a, Scalar b) const { return a + b; }
+  Scalar sub(Scalar a, Scalar b) const { return a - b; }
+  Scalar mul(Scalar a, Scalar b) const { return a * b; }
+  Scalar div(Scalar a, Scalar b) const { return a / b; }
+  Scalar neg(Scalar a) const { return -a; }
+  Scalar abs(Scalar a) const;
+  Scalar max(Scalar a, Scalar b) const;
+  Scalar min(Scalar a, Scalar b) const;
+  Scalar exp(Scalar a) const;
+  Scalar log(Scalar a) const;
+  Scalar sqrt(Scalar a) const;
+  Scalar rsqrt(Scalar a) const;
+  Scalar tanh(Scalar a) const;
+  Scalar logistic(Scalar a) const;
+  Tri compare(CompareDirection d, Scalar a, Scalar b) const;
+  Scalar select(bool p, Scalar a, Scalar b) const { return p ? a : b; }
+  void mac(Scalar& acc, Scalar a, Scalar b) const { acc = acc + a * b; }  // -ffp-contract=off: two roundings
+};
+
+using F32Domain = IeeeDomain<float>;
+using F64Domain = IeeeDomain<double>;
+extern template class IeeeDomain<float>;
+extern template class IeeeDomain<double>;
+
+/// Bit pattern helpers (for tests and hex literals).
+std::uint32_t float_bits(float x);
+std::uint64_t double_bits(double x);
+
+}  // namespace shlo

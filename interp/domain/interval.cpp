@@ -1,0 +1,245 @@
+#include "interp/domain/interval.hpp"
+
+#include <limits>
+
+namespace shlo {
+
+namespace {
+
+[[noreturn]] void fail(const IntervalDomain& d, const std::string& what) {
+  throw DomainError(d.name() + ": " + what);
+}
+
+}  // namespace
+
+IntervalDomain::IntervalDomain(mpfr_prec_t precision) : precision_(precision) {
+  if (precision < 2 || precision > 1 << 20)
+    throw DomainError("interval: precision " + std::to_string(precision) +
+                      " bits is out of range (2 to 1048576)");
+}
+
+void IntervalDomain::check(const Scalar& r, const char* op, const Scalar& a) const {
+  if (mpfi_nan_p(r.get()))
+    fail(*this, std::string(op) + "(" + to_string(a) + ") is undefined somewhere in the enclosure");
+}
+
+BigInterval IntervalDomain::from_rational(const Rational& q) const {
+  Scalar r = make();
+  mpfi_set_q(r.get(), q.backend().data());  // the smallest enclosure at this precision
+  return r;
+}
+
+BigInterval IntervalDomain::from_literal(std::string_view text) const {
+  Literal lit = parse_literal(text);
+  Scalar r = make();
+  switch (lit.kind) {
+    case Literal::Kind::Finite: return from_rational(lit.value);
+    case Literal::Kind::PosInf: mpfi_set_d(r.get(), std::numeric_limits<double>::infinity()); return r;
+    case Literal::Kind::NegInf: mpfi_set_d(r.get(), -std::numeric_limits<double>::infinity()); return r;
+    case Literal::Kind::NaN: break;
+  }
+  fail(*this, "literal '" + std::string(text) + "': NaN is not a real number");
+}
+
+BigInterval IntervalDomain::from_bits(std::uint64_t bits, FloatFormat format) const {
+  Literal lit = literal_from_bits(bits, format);
+  if (lit.kind == Literal::Kind::NaN) fail(*this, "hex literal: the bit pattern is a NaN");
+  Scalar r = make();
+  if (lit.kind == Literal::Kind::Finite) return from_rational(lit.value);
+  mpfi_set_d(r.get(), (lit.kind == Literal::Kind::PosInf ? 1 : -1) *
+                          std::numeric_limits<double>::infinity());
+  return r;
+}
+
+BigInterval IntervalDomain::parse(std::string_view text) const {
+  if (text.empty() || text.front() != '[') return from_literal(text);
+  const auto comma = text.find(',');
+  if (text.back() != ']' || comma == std::string_view::npos)
+    fail(*this, "expected an interval '[lo, hi]', found '" + std::string(text) + "'");
+  auto trim = [](std::string_view s) {
+    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+    return std::string(s);
+  };
+  BigFloat lo = BigFloat::parse(trim(text.substr(1, comma - 1)), precision_, MPFR_RNDD);
+  BigFloat hi = BigFloat::parse(trim(text.substr(comma + 1, text.size() - comma - 2)), precision_, MPFR_RNDU);
+  if (mpfr_nan_p(lo.get()) || mpfr_nan_p(hi.get()) || mpfr_greater_p(lo.get(), hi.get()))
+    fail(*this, "'" + std::string(text) + "' is not an interval (lo > hi or NaN)");
+  return Scalar::from_endpoints(lo.get(), hi.get(), precision_);
+}
+
+std::string IntervalDomain::to_string(const BigInterval& a) const {
+  // MPFI keeps 0 as [+0, -0]; the sign of a zero endpoint means nothing in an interval.
+  // Each endpoint prints as the nearest decimal on the inner side, which parse() (reading
+  // outward) maps back to exactly that endpoint.
+  auto endpoint = [](const BigFloat& x, mpfr_rnd_t inward) {
+    return mpfr_zero_p(x.get()) ? std::string("0.0") : x.to_string(inward);
+  };
+  return "[" + endpoint(a.lower(), MPFR_RNDU) + ", " + endpoint(a.upper(), MPFR_RNDD) + "]";
+}
+
+double IntervalDomain::to_double(const BigInterval& a) const {
+  if (mpfr_equal_p(a.lo(), a.hi())) return mpfr_get_d(a.lo(), MPFR_RNDN);
+  BigFloat mid(precision_ + 1);
+  mpfi_mid(mid.get(), a.get());
+  return mpfr_get_d(mid.get(), MPFR_RNDN);
+}
+
+BigInterval IntervalDomain::add(const BigInterval& a, const BigInterval& b) const {
+  Scalar r = make();
+  mpfi_add(r.get(), a.get(), b.get());
+  if (mpfi_nan_p(r.get())) fail(*this, to_string(a) + " + " + to_string(b) + " is undefined (inf - inf)");
+  return r;
+}
+
+BigInterval IntervalDomain::sub(const BigInterval& a, const BigInterval& b) const {
+  Scalar r = make();
+  mpfi_sub(r.get(), a.get(), b.get());
+  if (mpfi_nan_p(r.get())) fail(*this, to_string(a) + " - " + to_string(b) + " is undefined (inf - inf)");
+  return r;
+}
+
+BigInterval IntervalDomain::mul(const BigInterval& a, const BigInterval& b) const {
+  Scalar r = make();
+  mpfi_mul(r.get(), a.get(), b.get());
+  if (mpfi_nan_p(r.get())) fail(*this, to_string(a) + " * " + to_string(b) + " is undefined (0 * inf)");
+  return r;
+}
+
+BigInterval IntervalDomain::div(const BigInterval& a, const BigInterval& b) const {
+  if (mpfi_has_zero(b.get())) {
+    if (mpfr_zero_p(b.lo()) && mpfr_zero_p(b.hi()))
+      fail(*this, to_string(a) + " / " + to_string(b) + ": division by zero");
+    fail(*this, to_string(a) + " / " + to_string(b) +
+                    ": the divisor's enclosure contains 0 (a zero divisor is not excluded at this precision)");
+  }
+  Scalar r = make();
+  mpfi_div(r.get(), a.get(), b.get());
+  if (mpfi_nan_p(r.get())) fail(*this, to_string(a) + " / " + to_string(b) + " is undefined (inf / inf)");
+  return r;
+}
+
+void IntervalDomain::mac(BigInterval& acc, const BigInterval& a, const BigInterval& b) const {
+  thread_local BigInterval product(2);
+  if (product.precision() != precision_) product = make();
+  mpfi_mul(product.get(), a.get(), b.get());
+  mpfi_add(acc.get(), acc.get(), product.get());
+  if (mpfi_nan_p(acc.get()))
+    fail(*this, "multiply-accumulate of " + to_string(a) + " * " + to_string(b) + " is undefined (0 * inf or inf - inf)");
+}
+
+BigInterval IntervalDomain::neg(const BigInterval& a) const {
+  Scalar r = make();
+  mpfi_neg(r.get(), a.get());
+  return r;
+}
+
+BigInterval IntervalDomain::abs(const BigInterval& a) const {
+  Scalar r = make();
+  mpfi_abs(r.get(), a.get());
+  return r;
+}
+
+// max and min are monotone in each argument, so endpoint-wise is the exact image.
+BigInterval IntervalDomain::max(const BigInterval& a, const BigInterval& b) const {
+  BigFloat lo(precision_), hi(precision_);
+  mpfr_max(lo.get(), a.lo(), b.lo(), MPFR_RNDD);
+  mpfr_max(hi.get(), a.hi(), b.hi(), MPFR_RNDU);
+  return Scalar::from_endpoints(lo.get(), hi.get(), precision_);
+}
+
+BigInterval IntervalDomain::min(const BigInterval& a, const BigInterval& b) const {
+  BigFloat lo(precision_), hi(precision_);
+  mpfr_min(lo.get(), a.lo(), b.lo(), MPFR_RNDD);
+  mpfr_min(hi.get(), a.hi(), b.hi(), MPFR_RNDU);
+  return Scalar::from_endpoints(lo.get(), hi.get(), precision_);
+}
+
+BigInterval IntervalDomain::exp(const BigInterval& a) const {
+  Scalar r = make();
+  mpfi_exp(r.get(), a.get());
+  return r;
+}
+
+BigInterval IntervalDomain::log(const BigInterval& a) const {
+  if (mpfr_sgn(a.hi()) <= 0) fail(*this, "log(" + to_string(a) + "): logarithm of a number <= 0");
+  if (mpfr_sgn(a.lo()) <= 0)
+    fail(*this, "log(" + to_string(a) + "): the enclosure reaches 0 (undecided at this precision)");
+  Scalar r = make();
+  mpfi_log(r.get(), a.get());
+  return r;
+}
+
+BigInterval IntervalDomain::sqrt(const BigInterval& a) const {
+  if (mpfr_sgn(a.hi()) < 0) fail(*this, "sqrt(" + to_string(a) + "): square root of a negative number");
+  if (mpfr_sgn(a.lo()) < 0)
+    fail(*this, "sqrt(" + to_string(a) + "): the enclosure reaches below 0 (undecided at this precision)");
+  Scalar r = make();
+  mpfi_sqrt(r.get(), a.get());
+  return r;
+}
+
+BigInterval IntervalDomain::rsqrt(const BigInterval& a) const {
+  if (mpfr_sgn(a.hi()) <= 0) fail(*this, "rsqrt(" + to_string(a) + "): argument <= 0");
+  if (mpfr_sgn(a.lo()) <= 0)
+    fail(*this, "rsqrt(" + to_string(a) + "): the enclosure reaches 0 (undecided at this precision)");
+  Scalar s = make(), r = make();
+  mpfi_sqrt(s.get(), a.get());
+  mpfi_inv(r.get(), s.get());
+  return r;
+}
+
+BigInterval IntervalDomain::tanh(const BigInterval& a) const {
+  Scalar r = make();
+  mpfi_tanh(r.get(), a.get());
+  check(r, "tanh", a);
+  return r;
+}
+
+// logistic(x) = 1 / (1 + exp(-x)): x occurs once and every step is monotone, so the
+// composition of outward-rounded steps encloses the exact image.
+BigInterval IntervalDomain::logistic(const BigInterval& a) const {
+  Scalar t = make();
+  mpfi_neg(t.get(), a.get());
+  mpfi_exp(t.get(), t.get());
+  mpfi_add_ui(t.get(), t.get(), 1);
+  Scalar r = make();
+  mpfi_inv(r.get(), t.get());
+  check(r, "logistic", a);
+  return r;
+}
+
+Tri IntervalDomain::compare(CompareDirection d, const BigInterval& a, const BigInterval& b) const {
+  // lt: every point of a is below every point of b; ge: the opposite, certainly.
+  auto certainly_lt = [](const BigInterval& x, const BigInterval& y) { return mpfr_less_p(x.hi(), y.lo()) != 0; };
+  auto certainly_le = [](const BigInterval& x, const BigInterval& y) { return mpfr_lessequal_p(x.hi(), y.lo()) != 0; };
+  auto decide = [](bool yes, bool no) { return yes ? Tri::True : (no ? Tri::False : Tri::Undecided); };
+  const bool both_points_equal = mpfr_equal_p(a.lo(), a.hi()) && mpfr_equal_p(b.lo(), b.hi()) &&
+                                 mpfr_equal_p(a.lo(), b.lo());
+  const bool disjoint = certainly_lt(a, b) || certainly_lt(b, a);
+  switch (d) {
+    case CompareDirection::EQ: return decide(both_points_equal, disjoint);
+    case CompareDirection::NE: return decide(disjoint, both_points_equal);
+    case CompareDirection::LT: return decide(certainly_lt(a, b), certainly_le(b, a));
+    case CompareDirection::LE: return decide(certainly_le(a, b), certainly_lt(b, a));
+    case CompareDirection::GT: return decide(certainly_lt(b, a), certainly_le(a, b));
+    case CompareDirection::GE: return decide(certainly_le(b, a), certainly_lt(a, b));
+  }
+  return Tri::Undecided;
+}
+
+bool IntervalDomain::contains(const BigInterval& a, const Rational& q) {
+  return mpfr_cmp_q(a.lo(), q.backend().data()) <= 0 && mpfr_cmp_q(a.hi(), q.backend().data()) >= 0;
+}
+
+bool IntervalDomain::contains(const BigInterval& a, mpfr_srcptr x) {
+  return mpfr_lessequal_p(a.lo(), x) && mpfr_lessequal_p(x, a.hi());
+}
+
+double IntervalDomain::width(const BigInterval& a) {
+  BigFloat w(53);
+  mpfr_sub(w.get(), a.hi(), a.lo(), MPFR_RNDU);
+  return mpfr_get_d(w.get(), MPFR_RNDU);
+}
+
+}  // namespace shlo

@@ -1,0 +1,65 @@
+// The `interval:P` domain: MPFI intervals with endpoints of exactly P bits. Every operation
+// returns an enclosure of the real result for every point of its operands' enclosures.
+// Comparisons are three-valued (Undecided when the enclosures overlap); max and min are
+// endpoint-wise and need no decision. An operation whose real value is undefined somewhere in
+// the operands' enclosure (a divisor enclosure containing 0, log or sqrt reaching below 0) is
+// a DomainError that says whether it is certain or only not excluded at this precision.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "interp/domain/big_interval.hpp"
+#include "interp/domain/rational.hpp"
+
+namespace shlo {
+
+class IntervalDomain {
+ public:
+  using Scalar = BigInterval;
+  explicit IntervalDomain(mpfr_prec_t precision);
+  mpfr_prec_t precision() const { return precision_; }
+  std::string name() const { return "interval:" + std::to_string(precision_); }
+
+  Scalar from_rational(const Rational& q) const;
+  Scalar from_literal(std::string_view text) const;
+  Scalar from_bits(std::uint64_t bits, FloatFormat format) const;
+  /// Reads "[lo, hi]" (endpoints rounded outward) or a single literal.
+  Scalar parse(std::string_view text) const;
+  /// "[lo, hi]", each endpoint as the decimal that parse() reads back to it exactly (the
+  /// nearest on the inner side, within one ulp of the endpoint).
+  std::string to_string(const Scalar& a) const;
+  /// The midpoint, rounded to nearest double.
+  double to_double(const Scalar& a) const;
+
+  Scalar add(const Scalar& a, const Scalar& b) const;
+  Scalar sub(const Scalar& a, const Scalar& b) const;
+  Scalar mul(const Scalar& a, const Scalar& b) const;
+  Scalar div(const Scalar& a, const Scalar& b) const;
+  Scalar neg(const Scalar& a) const;
+  Scalar abs(const Scalar& a) const;
+  Scalar max(const Scalar& a, const Scalar& b) const;
+  Scalar min(const Scalar& a, const Scalar& b) const;
+  Scalar exp(const Scalar& a) const;
+  Scalar log(const Scalar& a) const;
+  Scalar sqrt(const Scalar& a) const;
+  Scalar rsqrt(const Scalar& a) const;
+  Scalar tanh(const Scalar& a) const;
+  Scalar logistic(const Scalar& a) const;
+  Tri compare(CompareDirection d, const Scalar& a, const Scalar& b) const;
+  Scalar select(bool p, const Scalar& a, const Scalar& b) const { return p ? a : b; }
+  void mac(Scalar& acc, const Scalar& a, const Scalar& b) const;
+
+  /// Does `a` contain the rational q / the point x?
+  static bool contains(const Scalar& a, const Rational& q);
+  static bool contains(const Scalar& a, mpfr_srcptr x);
+  /// hi - lo rounded up, as a double.
+  static double width(const Scalar& a);
+
+ private:
+  Scalar make() const { return Scalar(precision_); }
+  void check(const Scalar& r, const char* op, const Scalar& a) const;
+  mpfr_prec_t precision_;
+};
+
+}  // namespace shlo

@@ -1,0 +1,112 @@
+// Literal parsing: exact values, one rounding to f32/f64, hex bit patterns, bad literals.
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "interp/domain/domain_spec.hpp"
+#include "tests/support.hpp"
+
+using namespace shlo;
+
+namespace {
+Rational q(long n, long d = 1) { return Rational(n) / Rational(d); }
+}  // namespace
+
+TEST_CASE("decimal literals are read exactly", "[literal]") {
+  CHECK(parse_literal("0.00078125").value == q(78125, 100000000));
+  CHECK(parse_literal("0.00078125").value == q(1, 1280));
+  CHECK(parse_literal("1.0e-05").value == q(1, 100000));
+  CHECK(parse_literal("1.0e-8").value == q(1, 100000000));
+  CHECK(parse_literal("0.999").value == q(999, 1000));
+  CHECK(parse_literal("-2.5E+2").value == q(-250));
+  CHECK(parse_literal("128.0").value == q(128));
+  CHECK(parse_literal("7").value == q(7));
+  CHECK(parse_literal("3/4").value == q(3, 4));
+  CHECK(parse_literal("-6/8").value == q(-3, 4));
+  CHECK(parse_literal("1.").value == q(1));
+  CHECK(parse_literal("-inf").kind == Literal::Kind::NegInf);
+  CHECK(parse_literal("inf").kind == Literal::Kind::PosInf);
+  CHECK(parse_literal("nan").kind == Literal::Kind::NaN);
+}
+
+TEST_CASE("malformed literals are errors that point at the character", "[literal]") {
+  CHECK_THROWS_WITH(parse_literal(""), Catch::Contains("empty"));
+  CHECK_THROWS_WITH(parse_literal("1.0x"), Catch::Contains("character 4"));
+  CHECK_THROWS_WITH(parse_literal(".5"), Catch::Contains("character 1"));
+  CHECK_THROWS_WITH(parse_literal("1e"), Catch::Contains("exponent"));
+  CHECK_THROWS_WITH(parse_literal("1/0"), Catch::Contains("zero denominator"));
+  CHECK_THROWS_WITH(parse_literal("1e999999999"), Catch::Contains("exponent too large"));
+  CHECK_THROWS_AS(parse_literal("--1"), DomainError);
+}
+
+TEST_CASE("f32 literals are rounded once, never through double", "[literal][f32]") {
+  // 1 + 2^-24 is the midpoint between 1 and the next float; this decimal lies just above it,
+  // so the correct float is 1 + 2^-23. Through double it first becomes exactly the midpoint,
+  // which then ties to even: 1.0. The control shows the trap is real.
+  const char* above_midpoint = "1.000000059604644775390625000000001";
+  CHECK(static_cast<float>(std::strtod(above_midpoint, nullptr)) == 1.0f);  // control: double rounding
+  CHECK(float_bits(F32Domain().from_literal(above_midpoint)) == 0x3F800001u);
+  CHECK(float_bits(std::strtof(above_midpoint, nullptr)) == 0x3F800001u);  // glibc agrees
+
+  // Gradual underflow and overflow.
+  CHECK(float_bits(F32Domain().from_literal("1e-45")) == 0x00000001u);
+  CHECK(float_bits(F32Domain().from_literal("7e-46")) == 0x00000000u);   // below half the least subnormal
+  CHECK(float_bits(F32Domain().from_literal("7.1e-46")) == 0x00000001u);  // above it
+  CHECK(float_bits(F32Domain().from_literal("-7e-46")) == 0x80000000u);   // keeps the sign
+  CHECK(std::isinf(F32Domain().from_literal("3.5e38")));
+  CHECK(float_bits(F32Domain().from_literal("-0.0")) == 0x80000000u);
+  CHECK(F32Domain().from_literal("0.1") == 0.1f);
+  CHECK(F64Domain().from_literal("0.1") == 0.1);
+}
+
+TEST_CASE("hex bit patterns", "[literal]") {
+  CHECK(ExactDomain().from_bits(0xFF800000, FloatFormat::Binary32) == ExtRational::neg_inf());
+  CHECK(ExactDomain().from_bits(0x3F800000, FloatFormat::Binary32) == ExtRational(q(1)));
+  CHECK(ExactDomain().from_bits(0xBE000000, FloatFormat::Binary32) == ExtRational(q(-1, 8)));
+  CHECK(ExactDomain().from_bits(0x3FF8000000000000ull, FloatFormat::Binary64) == ExtRational(q(3, 2)));
+  CHECK(ExactDomain().from_bits(0x00000001, FloatFormat::Binary32).q ==
+        Rational(1) / Rational(Integer(1) << 149));
+  CHECK_THROWS_WITH(ExactDomain().from_bits(0x7FC00000, FloatFormat::Binary32), Catch::Contains("NaN"));
+  CHECK(std::isinf(F32Domain().from_bits(0xFF800000, FloatFormat::Binary32)));
+  CHECK(F64Domain().from_bits(0xFF800000, FloatFormat::Binary32) < 0);
+  CHECK(std::isnan(F64Domain().from_bits(0x7FC00000, FloatFormat::Binary32)));
+  const auto lo = IntervalDomain(64).from_bits(0xFF800000, FloatFormat::Binary32);
+  CHECK(mpfr_inf_p(lo.lo()));
+  CHECK(mpfr_inf_p(lo.hi()));
+  CHECK_THROWS_AS(F32Domain().from_bits(0x1FFFFFFFFull, FloatFormat::Binary32), DomainError);
+}
+
+// Every scalar literal that the original printer wrote into the artifacts, with its value.
+TEST_CASE("every literal form in the artifacts parses to its value", "[literal][artifacts]") {
+  SHLO_REQUIRE_ARTIFACTS(dir);
+  const std::map<std::string, Rational> expected = {
+      {"0.0", q(0)},          {"0.00078125", q(1, 1280)}, {"2.0", q(2)},
+      {"1.0e-05", q(1, 100000)}, {"128.0", q(128)},       {"0.9", q(9, 10)},
+      {"1.0e-8", q(1, 100000000)}, {"0.999", q(999, 1000)}, {"0.1", q(1, 10)},
+      {"0.0078125", q(1, 128)}, {"0.001", q(1, 1000)},     {"0.0001", q(1, 10000)},
+      {"64.0", q(64)},        {"256.0", q(256)},           {"16.0", q(16)},
+      {"1024.0", q(1024)}};
+  std::set<std::string> seen;
+  const std::regex dense(R"(dense<([^>\[]+)>)");
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".mlir") continue;
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string s = text.str();
+    for (std::sregex_iterator it(s.begin(), s.end(), dense), end; it != end; ++it) seen.insert((*it)[1]);
+  }
+  REQUIRE(seen.count("0xFF800000") == 1);
+  seen.erase("0xFF800000");  // the hex form is covered by "hex bit patterns"
+  for (const auto& lit : seen) {
+    INFO("literal " << lit);
+    REQUIRE(expected.count(lit) == 1);  // a new literal form in the artifacts must be added here
+    CHECK(ExactDomain().from_literal(lit) == ExtRational(expected.at(lit)));
+    CHECK(float_bits(F32Domain().from_literal(lit)) == float_bits(std::strtof(lit.c_str(), nullptr)));
+    CHECK(double_bits(F64Domain().from_literal(lit)) == double_bits(std::strtod(lit.c_str(), nullptr)));
+    CHECK(IntervalDomain::contains(IntervalDomain(24).from_literal(lit), expected.at(lit)));
+  }
+}
