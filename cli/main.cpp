@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/calc.hpp"
+#include "cli/parse_cmd.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -18,6 +19,7 @@ int main(int argc, char** argv) {
       "shlo"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "shlo-oracle 0.1.0");
+  shlo::cli::add_parse_command(app);
   shlo::cli::add_calc_command(app);
   try {
     app.parse(argc, argv);

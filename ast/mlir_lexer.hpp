@@ -1,0 +1,68 @@
+// A hand-written lexer for the StableHLO text the printer writes. It lexes on demand (the
+// parser says what it expects next), tracks line and column, and turns every mismatch into a
+// ParseError naming file, line, column, what was expected and what was found.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "ast/program.hpp"
+
+namespace shlo {
+
+class ParseError : public std::runtime_error {
+ public:
+  ParseError(const std::string& file, Location where, const std::string& message);
+  Location where;
+};
+
+class Lexer {
+ public:
+  Lexer(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {}
+
+  const std::string& file() const { return file_; }
+  Location location() const { return {line_, column_}; }
+  bool at_end() const { return pos_ >= text_.size(); }
+
+  /// Skips spaces, tabs and line breaks.
+  void skip_space();
+  /// Skips spaces, line breaks and `//` comments.
+  void skip_space_and_comments();
+  /// After skipping space: does the text continue with `s`?
+  bool peek(std::string_view s);
+  /// After skipping space: consumes `s` if it is next.
+  bool accept(std::string_view s);
+  /// After skipping space: consumes `s` or fails with "expected `what` (s)".
+  void expect(std::string_view s, std::string_view what = {});
+  /// Consumes an identifier: [A-Za-z_][A-Za-z0-9_.$]*.
+  std::string identifier(std::string_view what = "an identifier");
+  /// Consumes an SSA name: '%' followed by [A-Za-z0-9_.$-]+.
+  std::string ssa_name(std::string_view what = "an SSA value name (%name)");
+  /// Consumes a (possibly negative) decimal integer that fits in 64 bits.
+  std::int64_t integer(std::string_view what = "an integer");
+  /// Consumes a scalar literal as written: decimal or exponent form, hex bit pattern,
+  /// inf/nan, true/false.
+  std::string literal(std::string_view what = "a literal");
+  /// The rest of the current line (without the line break), consumed.
+  std::string rest_of_line();
+
+  /// Throws "expected <what>, found '<next token>'" at the current position.
+  [[noreturn]] void fail_expected(std::string_view what);
+  /// Throws `message` at `where`.
+  [[noreturn]] void fail_at(Location where, const std::string& message) const;
+
+ private:
+  char current() const { return at_end() ? '\0' : text_[pos_]; }
+  void advance(std::size_t n = 1);
+  std::string found();
+
+  std::string_view text_;
+  std::string file_;
+  std::size_t pos_ = 0;
+  int line_ = 1;
+  int column_ = 1;
+};
+
+}  // namespace shlo

@@ -1,0 +1,227 @@
+#include "ast/mlir_print.hpp"
+
+#include <sstream>
+
+namespace shlo {
+
+namespace {
+
+std::string join(const std::vector<std::int64_t>& v) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s;
+}
+std::string list(const std::vector<std::int64_t>& v) { return "[" + join(v) + "]"; }
+std::string i64_array(const std::vector<std::int64_t>& v) {
+  return v.empty() ? "array<i64>" : "array<i64: " + join(v) + ">";
+}
+std::string pairs(const std::vector<std::pair<std::int64_t, std::int64_t>>& v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i)
+    s += (i ? ", [" : "[") + std::to_string(v[i].first) + ", " + std::to_string(v[i].second) + "]";
+  return s + "]";
+}
+std::string dense_pairs(const std::vector<std::pair<std::int64_t, std::int64_t>>& v) {
+  return "dense<" + pairs(v) + "> : tensor<" + std::to_string(v.size()) + "x2xi64>";
+}
+
+std::string types(const std::vector<TensorType>& ts) {
+  std::string s;
+  for (std::size_t i = 0; i < ts.size(); ++i) s += (i ? ", " : "") + to_string(ts[i]);
+  return s;
+}
+std::string names(const std::vector<std::string>& ns) {
+  std::string s;
+  for (std::size_t i = 0; i < ns.size(); ++i) s += (i ? ", " : "") + ns[i];
+  return s;
+}
+std::string functional(const Instruction& inst) {
+  return " : (" + types(inst.operand_types) + ") -> " + to_string(inst.result_type);
+}
+
+// The labels of one side of convolution dimension numbers: [b, f, 0, 1].
+std::string conv_side(std::size_t rank, std::int64_t first, char first_label, std::int64_t second, char second_label,
+                      const std::vector<std::int64_t>& spatial) {
+  std::vector<std::string> labels(rank, "?");
+  labels[static_cast<std::size_t>(first)] = std::string(1, first_label);
+  labels[static_cast<std::size_t>(second)] = std::string(1, second_label);
+  for (std::size_t s = 0; s < spatial.size(); ++s) labels[static_cast<std::size_t>(spatial[s])] = std::to_string(s);
+  std::string out = "[";
+  for (std::size_t i = 0; i < rank; ++i) out += (i ? ", " : "") + labels[i];
+  return out + "]";
+}
+
+void print_dense_items(const DenseLiteral& d, std::size_t depth, std::size_t& next, std::string& out) {
+  if (depth == d.list_shape.size()) {
+    out += d.elements.at(next++);
+    return;
+  }
+  out += "[";
+  for (std::int64_t i = 0; i < d.list_shape[depth]; ++i) {
+    if (i) out += ", ";
+    print_dense_items(d, depth + 1, next, out);
+  }
+  out += "]";
+}
+
+// A region block. The all-reduce block is indented like its op (SHLO_SEMANTICS.md 2.5);
+// the others one level deeper.
+void print_region(const Region& r, int indent, std::ostringstream& out) {
+  const std::string pad(static_cast<std::size_t>(indent), ' ');
+  out << pad << "^bb0(";
+  for (std::size_t i = 0; i < r.arguments.size(); ++i)
+    out << (i ? ", " : "") << r.arguments[i].first << ": " << to_string(r.arguments[i].second);
+  out << "):\n";
+  for (const auto& inst : r.body) out << print_instruction(inst, indent + 2);
+  out << pad << "  stablehlo.return " << names(r.results) << " : " << types(r.result_types) << "\n";
+}
+
+}  // namespace
+
+std::string print_dense(const DenseLiteral& d) {
+  if (d.splat) return d.elements.at(0);
+  std::string out;
+  std::size_t next = 0;
+  print_dense_items(d, 0, next, out);
+  return out;
+}
+
+std::string print_instruction(const Instruction& inst, int indent) {
+  const std::string pad(static_cast<std::size_t>(indent), ' ');
+  const auto& a = inst.attributes;
+  const auto& ops = inst.operands;
+  std::ostringstream out;
+  out << pad << inst.result << " = ";
+  const std::string op = std::string("stablehlo.") + op_name(inst.op);
+  if (is_unary_elementwise(inst.op)) {
+    out << op << " " << ops[0] << " : " << to_string(inst.result_type) << "\n";
+    return out.str();
+  }
+  if (is_binary_elementwise(inst.op)) {
+    out << op << " " << ops[0] << ", " << ops[1] << " : " << to_string(inst.result_type) << "\n";
+    return out.str();
+  }
+  switch (inst.op) {
+    case Op::Constant:
+      out << op << " dense<" << print_dense(a.literal) << "> : " << to_string(inst.result_type);
+      break;
+    case Op::Iota:
+      out << op << " dim = " << a.dimension << " : " << to_string(inst.result_type);
+      break;
+    case Op::Compare:
+      out << op << " " << a.comparison_direction << ", " << ops[0] << ", " << ops[1] << functional(inst);
+      break;
+    case Op::Select:
+      out << op << " " << names(ops) << " : " << to_string(inst.operand_types[0]) << ", " << to_string(inst.result_type);
+      break;
+    case Op::BroadcastInDim:
+    case Op::Transpose:
+      out << op << " " << ops[0] << ", dims = " << list(a.dimensions) << functional(inst);
+      break;
+    case Op::Reverse:
+      out << op << " " << ops[0] << ", dims = " << list(a.dimensions) << " : " << to_string(inst.result_type);
+      break;
+    case Op::Reshape:
+    case Op::Convert:
+      out << op << " " << ops[0] << functional(inst);
+      break;
+    case Op::Slice: {
+      out << op << " " << ops[0] << " [";
+      for (std::size_t i = 0; i < a.start_indices.size(); ++i) {
+        out << (i ? ", " : "") << a.start_indices[i] << ":" << a.limit_indices[i];
+        if (a.strides[i] != 1) out << ":" << a.strides[i];
+      }
+      out << "]" << functional(inst);
+      break;
+    }
+    case Op::Pad:
+      out << op << " " << ops[0] << ", " << ops[1] << ", low = " << list(a.edge_padding_low) << ", high = "
+          << list(a.edge_padding_high) << ", interior = " << list(a.interior_padding) << functional(inst);
+      break;
+    case Op::Concatenate:
+      out << op << " " << names(ops) << ", dim = " << a.dimension << functional(inst);
+      break;
+    case Op::DotGeneral:
+      out << op << " " << ops[0] << ", " << ops[1] << ", ";
+      if (!a.lhs_batching_dimensions.empty() || !a.rhs_batching_dimensions.empty())
+        out << "batching_dims = " << list(a.lhs_batching_dimensions) << " x " << list(a.rhs_batching_dimensions) << ", ";
+      out << "contracting_dims = " << list(a.lhs_contracting_dimensions) << " x " << list(a.rhs_contracting_dimensions);
+      if (!a.precision_config.empty()) {
+        out << ", precision = [";
+        for (std::size_t i = 0; i < a.precision_config.size(); ++i) out << (i ? ", " : "") << a.precision_config[i];
+        out << "]";
+      }
+      out << functional(inst);
+      break;
+    case Op::Reduce:
+      out << op << "(" << ops[0] << " init: " << ops[1] << ") applies stablehlo." << op_name(*a.reduce_body)
+          << " across dimensions = " << list(a.dimensions) << functional(inst);
+      break;
+    case Op::Convolution: {
+      const auto& c = a.conv;
+      const std::size_t rank = inst.operand_types[0].shape.size();
+      out << op << "(" << ops[0] << ", " << ops[1] << ")\n"
+          << pad << "  dim_numbers = " << conv_side(rank, c.input_batch, 'b', c.input_feature, 'f', c.input_spatial) << "x"
+          << conv_side(rank, c.kernel_output_feature, 'o', c.kernel_input_feature, 'i', c.kernel_spatial) << "->"
+          << conv_side(rank, c.output_batch, 'b', c.output_feature, 'f', c.output_spatial) << ",\n"
+          << pad << "  window = {stride = " << list(a.window_strides) << ", pad = " << pairs(a.padding)
+          << ", lhs_dilate = " << list(a.lhs_dilation) << ", rhs_dilate = " << list(a.rhs_dilation) << "}\n"
+          << pad << "  {batch_group_count = " << a.batch_group_count << " : i64, feature_group_count = " << a.feature_group_count
+          << " : i64}" << functional(inst);
+      break;
+    }
+    case Op::ReduceWindow:
+    case Op::SelectAndScatter:
+    case Op::AllReduce: {
+      out << "\"" << op << "\"(" << names(ops) << ") (";
+      const bool all_reduce = inst.op == Op::AllReduce;
+      for (std::size_t i = 0; i < inst.regions.size(); ++i) {
+        out << (i ? ", {\n" : "{\n");
+        print_region(inst.regions[i], all_reduce ? indent : indent + 2, out);
+        out << pad << "}";
+      }
+      out << ") ";
+      if (all_reduce) {
+        const auto& g = a.replica_groups;
+        DenseLiteral d{{}, {static_cast<std::int64_t>(g.size()), static_cast<std::int64_t>(g[0].size())}, false};
+        for (const auto& row : g)
+          for (auto r : row) d.elements.push_back(std::to_string(r));
+        out << "{ replica_groups = dense<" << print_dense(d) << "> : tensor<" << g.size() << "x" << g[0].size() << "xi64> }";
+      } else {
+        std::vector<std::string> attrs;
+        attrs.push_back("window_dimensions = " + i64_array(a.window_dimensions));
+        if (!a.window_strides.empty()) attrs.push_back("window_strides = " + i64_array(a.window_strides));
+        if (!a.base_dilations.empty()) attrs.push_back("base_dilations = " + i64_array(a.base_dilations));
+        if (!a.window_dilations.empty()) attrs.push_back("window_dilations = " + i64_array(a.window_dilations));
+        if (!a.padding.empty()) attrs.push_back("padding = " + dense_pairs(a.padding));
+        out << "{" << names(attrs) << "}";
+      }
+      out << functional(inst);
+      break;
+    }
+    default:
+      out << "// unprintable op " << op;
+  }
+  out << "\n";
+  return out.str();
+}
+
+std::string print_module(const Module& m) {
+  const Function& f = m.function;
+  std::ostringstream out;
+  out << "module @" << m.name << " {\n  func.func @" << f.name << "(";
+  for (std::size_t i = 0; i < f.arguments.size(); ++i)
+    out << (i ? ", " : "") << f.arguments[i].name << ": " << to_string(f.arguments[i].type);
+  out << ") -> ";
+  if (f.parenthesized_results) out << "(" << types(f.result_types) << ")";
+  else out << types(f.result_types);
+  out << " {\n";
+  for (const auto& item : f.body) {
+    if (const auto* c = std::get_if<Comment>(&item)) out << "    " << c->text << "\n";
+    else out << print_instruction(std::get<Instruction>(item));
+  }
+  out << "    return " << names(f.return_values) << " : " << types(f.return_types) << "\n  }\n}\n";
+  return out.str();
+}
+
+}  // namespace shlo

@@ -1,0 +1,160 @@
+// The op-level StableHLO program: a module with one function of SSA instructions, as the
+// Lean printer writes it (see SHLO_SEMANTICS.md section 2 and the StableHLO spec).
+//
+// Small plain structs, no behaviour: parsing (mlir_parse), verification (verify), printing
+// (mlir_print) and execution (interp/run) are separate visitors over them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace shlo {
+
+/// Where something was written. Locations never take part in equality: parse(print(p)) == p.
+struct Location {
+  int line = 0;
+  int column = 0;
+  bool operator==(const Location&) const { return true; }
+};
+
+enum class ElementType { F32, F64, BF16, I1, I64 };
+const char* to_string(ElementType t);  // "f32", "f64", "bf16", "i1", "i64"
+bool is_float(ElementType t);
+
+struct TensorType {
+  std::vector<std::int64_t> shape;  // empty: rank 0
+  ElementType element = ElementType::F32;
+  bool operator==(const TensorType&) const = default;
+};
+/// "tensor<128x10xf32>", "tensor<f32>".
+std::string to_string(const TensorType& t);
+
+/// The ops of the subset, named as the spec names them.
+enum class Op {
+  // elementwise
+  Add, Subtract, Multiply, Divide, Maximum, Minimum, And, Or,
+  Negate, Abs, Exponential, Log, Sqrt, Rsqrt, Tanh, Logistic,
+  Compare, Select, Convert,
+  // data movement
+  Constant, Iota, BroadcastInDim, Reshape, Transpose, Reverse, Slice, Pad, Concatenate,
+  // contractions and reductions
+  DotGeneral, Convolution, Reduce, ReduceWindow, SelectAndScatter, AllReduce,
+};
+/// "add", "dot_general", ... (the name after "stablehlo.").
+const char* op_name(Op op);
+/// The op named `name` (without "stablehlo."), if any.
+std::optional<Op> op_from_name(const std::string& name);
+bool is_unary_elementwise(Op op);
+bool is_binary_elementwise(Op op);
+
+/// `dense<...>`: one literal (a splat) or a nested list, each element kept verbatim as written
+/// ("0.00078125", "1.0e-05", "0xFF800000") so that printing reproduces the text.
+struct DenseLiteral {
+  std::vector<std::string> elements;  // row-major; one element when splat
+  std::vector<std::int64_t> list_shape;  // the nesting of a list ([] for a splat)
+  bool splat = true;
+  bool operator==(const DenseLiteral&) const = default;
+};
+
+/// Convolution dimension numbers, `[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]`.
+struct ConvDimensionNumbers {
+  std::int64_t input_batch = 0, input_feature = 1;
+  std::vector<std::int64_t> input_spatial;
+  std::int64_t kernel_input_feature = 1, kernel_output_feature = 0;
+  std::vector<std::int64_t> kernel_spatial;
+  std::int64_t output_batch = 0, output_feature = 1;
+  std::vector<std::int64_t> output_spatial;
+  bool operator==(const ConvDimensionNumbers&) const = default;
+};
+
+struct Instruction;
+
+/// A region: `^bb0(%pa: tensor<f32>, %pb: tensor<f32>): ... stablehlo.return %pm : tensor<f32>`.
+/// Its names live in their own scope (the printer repeats %pa %pb in every region).
+struct Region {
+  std::vector<std::pair<std::string, TensorType>> arguments;
+  std::vector<Instruction> body;
+  std::vector<std::string> results;
+  std::vector<TensorType> result_types;
+  Location location;
+  bool operator==(const Region&) const;
+};
+
+/// Attributes of an instruction. One flat record; which fields an op uses is listed here, and
+/// every other field keeps its default.
+struct Attributes {
+  DenseLiteral literal;                        // constant
+  std::vector<std::int64_t> dimensions;        // broadcast_in_dim, transpose, reverse, reduce
+  std::int64_t dimension = 0;                  // concatenate, iota
+  std::string comparison_direction;            // compare: EQ NE LT LE GT GE
+  std::vector<std::int64_t> lhs_batching_dimensions, rhs_batching_dimensions;    // dot_general
+  std::vector<std::int64_t> lhs_contracting_dimensions, rhs_contracting_dimensions;
+  std::vector<std::string> precision_config;   // dot_general: [DEFAULT, DEFAULT] when printed
+  std::vector<std::int64_t> start_indices, limit_indices, strides;  // slice
+  std::vector<std::int64_t> edge_padding_low, edge_padding_high, interior_padding;  // pad
+  ConvDimensionNumbers conv;                   // convolution
+  std::vector<std::int64_t> window_strides;    // convolution, reduce_window, select_and_scatter
+  std::vector<std::pair<std::int64_t, std::int64_t>> padding;  // ditto (low, high per dim)
+  std::vector<std::int64_t> lhs_dilation, rhs_dilation;        // convolution
+  std::int64_t feature_group_count = 1, batch_group_count = 1; // convolution
+  std::vector<std::int64_t> window_dimensions;                 // reduce_window, select_and_scatter
+  std::vector<std::int64_t> base_dilations, window_dilations;  // reduce_window
+  std::vector<std::vector<std::int64_t>> replica_groups;       // all_reduce
+  std::optional<Op> reduce_body;               // reduce's pretty form: `applies stablehlo.add`
+  bool operator==(const Attributes&) const = default;
+};
+
+struct Instruction {
+  Op op = Op::Add;
+  std::string result;                 // "%v3"
+  std::vector<std::string> operands;  // "%v1", "%x", ...
+  std::vector<TensorType> operand_types;  // as printed, or the operands' types where the form prints none
+  TensorType result_type;
+  Attributes attributes;
+  std::vector<Region> regions;        // reduce_window: 1, select_and_scatter: 2, all_reduce: 1
+  Location location;
+  bool operator==(const Instruction&) const = default;
+};
+
+/// A full-line `//` comment in the function body, kept verbatim (without the indentation).
+struct Comment {
+  std::string text;  // "// ── linear train step ... ──"
+  bool operator==(const Comment&) const = default;
+};
+
+using BodyItem = std::variant<Instruction, Comment>;
+
+struct Argument {
+  std::string name;
+  TensorType type;
+  Location location;
+  bool operator==(const Argument&) const = default;
+};
+
+struct Function {
+  std::string name;  // without '@'
+  std::vector<Argument> arguments;
+  std::vector<TensorType> result_types;
+  bool parenthesized_results = false;  // "-> (T1, T2)" rather than "-> T"
+  std::vector<BodyItem> body;
+  std::vector<std::string> return_values;
+  std::vector<TensorType> return_types;
+  Location return_location;
+  bool operator==(const Function&) const = default;
+};
+
+struct Module {
+  std::string name;  // without '@'
+  Function function;
+  std::string file;  // where it was read from, for messages
+  bool operator==(const Module& o) const { return name == o.name && function == o.function; }
+};
+
+/// The instructions of the function body, in order, without the comments.
+std::vector<const Instruction*> instructions(const Function& f);
+
+}  // namespace shlo

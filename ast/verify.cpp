@@ -1,0 +1,382 @@
+#include "ast/verify.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace shlo {
+
+std::int64_t dilated_size(std::int64_t size, std::int64_t dilation) { return size == 0 ? 0 : (size - 1) * dilation + 1; }
+
+std::int64_t num_windows(std::int64_t padded_size, std::int64_t dilated_window, std::int64_t stride) {
+  if (padded_size <= 0 || dilated_window > padded_size) return 0;
+  return (padded_size - dilated_window) / stride + 1;
+}
+
+namespace {
+
+class Checker {
+ public:
+  Checker(const Instruction& inst, const std::string& file) : inst_(inst), file_(file) {}
+
+  [[noreturn]] void fail(const std::string& message) const {
+    throw ParseError(file_, inst_.location, std::string("stablehlo.") + op_name(inst_.op) + ": " + message);
+  }
+  void require(bool ok, const std::string& message) const {
+    if (!ok) fail(message);
+  }
+  const TensorType& operand(std::size_t i) const { return inst_.operand_types.at(i); }
+  std::int64_t rank(std::size_t i) const { return static_cast<std::int64_t>(operand(i).shape.size()); }
+
+  void operand_count(std::size_t n) const {
+    require(inst_.operands.size() == n, "expects " + std::to_string(n) + " operand(s), found " +
+                                             std::to_string(inst_.operands.size()));
+  }
+  void float_operands() const {
+    for (std::size_t i = 0; i < inst_.operand_types.size(); ++i)
+      require(is_float(operand(i).element), "operand " + inst_.operands[i] + " must have a float element type, has " +
+                                                to_string(operand(i)));
+  }
+  void dims_in_range(const std::vector<std::int64_t>& dims, std::int64_t r, const std::string& what, bool unique = true) const {
+    std::set<std::int64_t> seen;
+    for (auto d : dims) {
+      require(d >= 0 && d < r, what + " " + std::to_string(d) + " is out of range for rank " + std::to_string(r));
+      require(!unique || seen.insert(d).second, what + " " + std::to_string(d) + " appears twice");
+    }
+  }
+  void size_is(const std::vector<std::int64_t>& v, std::int64_t n, const std::string& what) const {
+    require(static_cast<std::int64_t>(v.size()) == n, what + " has " + std::to_string(v.size()) +
+                                                           " entries, expected " + std::to_string(n));
+  }
+  void all_positive(const std::vector<std::int64_t>& v, const std::string& what) const {
+    for (auto x : v) require(x > 0, what + " must be positive, found " + std::to_string(x));
+  }
+  void result_is(const TensorType& expected) const {
+    require(inst_.result_type == expected, "the result type must be " + to_string(expected) + ", found " +
+                                               to_string(inst_.result_type));
+  }
+  void scalar_binary_region(const Region& r, ElementType e, bool returns_i1, const std::string& what) const {
+    const TensorType scalar{{}, e};
+    require(r.arguments.size() == 2 && r.arguments[0].second == scalar && r.arguments[1].second == scalar,
+            what + " region must take two " + to_string(scalar) + " arguments");
+    require(r.result_types.size() == 1 && r.result_types[0] == TensorType{{}, returns_i1 ? ElementType::I1 : e},
+            what + " region must return one " + (returns_i1 ? std::string("tensor<i1>") : to_string(scalar)));
+  }
+
+  void check();
+
+ private:
+  void window_op(const TensorType& input, std::vector<std::int64_t>& expected_shape);
+  void convolution();
+  void dot_general();
+
+  const Instruction& inst_;
+  const std::string& file_;
+};
+
+void Checker::check() {
+  const auto& a = inst_.attributes;
+  const Op op = inst_.op;
+  if (is_unary_elementwise(op)) {
+    operand_count(1);
+    float_operands();
+    result_is(operand(0));
+    return;
+  }
+  if (is_binary_elementwise(op)) {
+    operand_count(2);
+    require(operand(0) == operand(1), "operands must have one type, found " + to_string(operand(0)) + " and " +
+                                          to_string(operand(1)));
+    if (op == Op::And || op == Op::Or)
+      require(operand(0).element == ElementType::I1, "operands must be i1 tensors");
+    else
+      float_operands();
+    result_is(operand(0));
+    return;
+  }
+  switch (op) {
+    case Op::Constant: {
+      operand_count(0);
+      if (!a.literal.splat) {
+        require(a.literal.list_shape == inst_.result_type.shape,
+                "the dense list's shape does not match " + to_string(inst_.result_type));
+      }
+      return;
+    }
+    case Op::Iota:
+      operand_count(0);
+      require(a.dimension >= 0 && a.dimension < static_cast<std::int64_t>(inst_.result_type.shape.size()),
+              "iota dimension " + std::to_string(a.dimension) + " is out of range");
+      return;
+    case Op::Compare:
+      operand_count(2);
+      require(operand(0) == operand(1), "operands must have one type");
+      require(a.comparison_direction == "EQ" || a.comparison_direction == "NE" || a.comparison_direction == "LT" ||
+                  a.comparison_direction == "LE" || a.comparison_direction == "GT" || a.comparison_direction == "GE",
+              "unknown comparison direction '" + a.comparison_direction + "' (EQ NE LT LE GT GE)");
+      result_is(TensorType{operand(0).shape, ElementType::I1});
+      return;
+    case Op::Select:
+      operand_count(3);
+      require(operand(0).element == ElementType::I1, "the predicate must be an i1 tensor");
+      require(operand(0).shape.empty() || operand(0).shape == operand(1).shape,
+              "the predicate must be rank 0 or have the operands' shape");
+      require(operand(1) == operand(2), "on_true and on_false must have one type");
+      result_is(operand(1));
+      return;
+    case Op::Convert:
+      operand_count(1);
+      require(operand(0).shape == inst_.result_type.shape, "convert keeps the shape");
+      return;
+    case Op::BroadcastInDim: {
+      operand_count(1);
+      const auto& out = inst_.result_type.shape;
+      size_is(a.dimensions, rank(0), "dims");
+      dims_in_range(a.dimensions, static_cast<std::int64_t>(out.size()), "dims entry");
+      for (std::size_t i = 0; i < a.dimensions.size(); ++i) {
+        const auto d = operand(0).shape[i];
+        require(d == 1 || d == out[static_cast<std::size_t>(a.dimensions[i])],
+                "operand dimension " + std::to_string(i) + " (" + std::to_string(d) + ") cannot broadcast to result dimension " +
+                    std::to_string(a.dimensions[i]) + " (" + std::to_string(out[static_cast<std::size_t>(a.dimensions[i])]) + ")");
+      }
+      require(inst_.result_type.element == operand(0).element, "broadcast keeps the element type");
+      return;
+    }
+    case Op::Reshape: {
+      operand_count(1);
+      std::int64_t n_in = 1, n_out = 1;
+      for (auto d : operand(0).shape) n_in *= d;
+      for (auto d : inst_.result_type.shape) n_out *= d;
+      require(n_in == n_out, "cannot reshape " + std::to_string(n_in) + " elements into " + std::to_string(n_out));
+      require(inst_.result_type.element == operand(0).element, "reshape keeps the element type");
+      return;
+    }
+    case Op::Transpose: {
+      operand_count(1);
+      size_is(a.dimensions, rank(0), "permutation");
+      dims_in_range(a.dimensions, rank(0), "permutation entry");
+      TensorType expected{{}, operand(0).element};
+      for (auto d : a.dimensions) expected.shape.push_back(operand(0).shape[static_cast<std::size_t>(d)]);
+      result_is(expected);
+      return;
+    }
+    case Op::Reverse:
+      operand_count(1);
+      dims_in_range(a.dimensions, rank(0), "dims entry");
+      result_is(operand(0));
+      return;
+    case Op::Slice: {
+      operand_count(1);
+      size_is(a.start_indices, rank(0), "the slice");
+      TensorType expected{{}, operand(0).element};
+      for (std::size_t i = 0; i < a.start_indices.size(); ++i) {
+        const auto s = a.start_indices[i], l = a.limit_indices[i], st = a.strides[i];
+        require(0 <= s && s <= l && l <= operand(0).shape[i],
+                "slice " + std::to_string(s) + ":" + std::to_string(l) + " is out of range for dimension " +
+                    std::to_string(i) + " of size " + std::to_string(operand(0).shape[i]));
+        require(st > 0, "slice strides must be positive");
+        expected.shape.push_back((l - s + st - 1) / st);
+      }
+      result_is(expected);
+      return;
+    }
+    case Op::Pad: {
+      operand_count(2);
+      require(operand(1).shape.empty() && operand(1).element == operand(0).element,
+              "the padding value must be a rank-0 tensor of the operand's element type");
+      size_is(a.edge_padding_low, rank(0), "low");
+      size_is(a.edge_padding_high, rank(0), "high");
+      size_is(a.interior_padding, rank(0), "interior");
+      TensorType expected{{}, operand(0).element};
+      for (std::size_t i = 0; i < operand(0).shape.size(); ++i) {
+        const auto d = operand(0).shape[i];
+        require(a.interior_padding[i] >= 0, "interior padding must be non-negative");
+        const auto size = a.edge_padding_low[i] + dilated_size(d, a.interior_padding[i] + 1) + a.edge_padding_high[i];
+        require(size >= 0, "padding makes dimension " + std::to_string(i) + " negative");
+        expected.shape.push_back(size);
+      }
+      result_is(expected);
+      return;
+    }
+    case Op::Concatenate: {
+      require(!inst_.operands.empty(), "needs at least one operand");
+      require(a.dimension >= 0 && a.dimension < rank(0), "dim " + std::to_string(a.dimension) + " is out of range");
+      TensorType expected = operand(0);
+      for (std::size_t i = 1; i < inst_.operands.size(); ++i) {
+        require(rank(i) == rank(0) && operand(i).element == operand(0).element, "operands must have one rank and element type");
+        for (std::size_t d = 0; d < operand(0).shape.size(); ++d) {
+          if (static_cast<std::int64_t>(d) == a.dimension) continue;
+          require(operand(i).shape[d] == operand(0).shape[d], "operands differ in dimension " + std::to_string(d));
+        }
+        expected.shape[static_cast<std::size_t>(a.dimension)] += operand(i).shape[static_cast<std::size_t>(a.dimension)];
+      }
+      result_is(expected);
+      return;
+    }
+    case Op::DotGeneral:
+      dot_general();
+      return;
+    case Op::Convolution:
+      convolution();
+      return;
+    case Op::Reduce: {
+      operand_count(2);
+      float_operands();
+      require(operand(1) == TensorType{{}, operand(0).element}, "init must be a rank-0 tensor of the input's element type");
+      dims_in_range(a.dimensions, rank(0), "dimensions entry");
+      TensorType expected{{}, operand(0).element};
+      for (std::int64_t d = 0; d < rank(0); ++d)
+        if (std::find(a.dimensions.begin(), a.dimensions.end(), d) == a.dimensions.end())
+          expected.shape.push_back(operand(0).shape[static_cast<std::size_t>(d)]);
+      result_is(expected);
+      return;
+    }
+    case Op::ReduceWindow: {
+      operand_count(2);
+      float_operands();
+      require(operand(1) == TensorType{{}, operand(0).element}, "init must be a rank-0 tensor of the input's element type");
+      require(inst_.regions.size() == 1, "needs one region");
+      scalar_binary_region(inst_.regions[0], operand(0).element, false, "the body");
+      std::vector<std::int64_t> shape;
+      window_op(operand(0), shape);
+      result_is(TensorType{shape, operand(0).element});
+      return;
+    }
+    case Op::SelectAndScatter: {
+      operand_count(3);
+      float_operands();
+      require(operand(2) == TensorType{{}, operand(0).element}, "init must be a rank-0 tensor of the operand's element type");
+      require(inst_.regions.size() == 2, "needs two regions (select, scatter)");
+      scalar_binary_region(inst_.regions[0], operand(0).element, true, "the select");
+      scalar_binary_region(inst_.regions[1], operand(0).element, false, "the scatter");
+      require(a.base_dilations.empty() && a.window_dilations.empty(), "takes no dilations");
+      std::vector<std::int64_t> windows;
+      window_op(operand(0), windows);
+      require(operand(1).shape == windows, "source must have the shape of the windows, " +
+                                               to_string(TensorType{windows, operand(0).element}));
+      result_is(operand(0));
+      return;
+    }
+    case Op::AllReduce: {
+      operand_count(1);
+      float_operands();
+      require(inst_.regions.size() == 1, "needs one region");
+      scalar_binary_region(inst_.regions[0], operand(0).element, false, "the body");
+      require(!a.replica_groups.empty() && !a.replica_groups[0].empty(), "needs replica_groups");
+      std::set<std::int64_t> seen;
+      for (const auto& g : a.replica_groups)
+        for (auto r : g) require(r >= 0 && seen.insert(r).second, "replica " + std::to_string(r) + " is negative or in two groups");
+      result_is(operand(0));
+      return;
+    }
+    default:
+      fail("no type rule");
+  }
+}
+
+// reduce_window / select_and_scatter: window sizes and the number of windows per dimension.
+void Checker::window_op(const TensorType& input, std::vector<std::int64_t>& windows) {
+  auto a = inst_.attributes;  // copy: defaults fill in
+  const std::int64_t r = static_cast<std::int64_t>(input.shape.size());
+  size_is(a.window_dimensions, r, "window_dimensions");
+  all_positive(a.window_dimensions, "window_dimensions");
+  if (a.window_strides.empty()) a.window_strides.assign(static_cast<std::size_t>(r), 1);
+  if (a.base_dilations.empty()) a.base_dilations.assign(static_cast<std::size_t>(r), 1);
+  if (a.window_dilations.empty()) a.window_dilations.assign(static_cast<std::size_t>(r), 1);
+  if (a.padding.empty()) a.padding.assign(static_cast<std::size_t>(r), {0, 0});
+  size_is(a.window_strides, r, "window_strides");
+  all_positive(a.window_strides, "window_strides");
+  size_is(a.base_dilations, r, "base_dilations");
+  all_positive(a.base_dilations, "base_dilations");
+  size_is(a.window_dilations, r, "window_dilations");
+  all_positive(a.window_dilations, "window_dilations");
+  require(static_cast<std::int64_t>(a.padding.size()) == r, "padding needs one [low, high] pair per dimension");
+  for (std::size_t d = 0; d < input.shape.size(); ++d) {
+    const auto padded = a.padding[d].first + dilated_size(input.shape[d], a.base_dilations[d]) + a.padding[d].second;
+    windows.push_back(num_windows(padded, dilated_size(a.window_dimensions[d], a.window_dilations[d]), a.window_strides[d]));
+  }
+}
+
+void Checker::dot_general() {
+  const auto& a = inst_.attributes;
+  operand_count(2);
+  float_operands();
+  require(operand(0).element == operand(1).element, "operands must have one element type");
+  size_is(a.rhs_batching_dimensions, static_cast<std::int64_t>(a.lhs_batching_dimensions.size()), "rhs batching_dims");
+  size_is(a.rhs_contracting_dimensions, static_cast<std::int64_t>(a.lhs_contracting_dimensions.size()), "rhs contracting_dims");
+  std::vector<std::int64_t> lhs_all = a.lhs_batching_dimensions, rhs_all = a.rhs_batching_dimensions;
+  lhs_all.insert(lhs_all.end(), a.lhs_contracting_dimensions.begin(), a.lhs_contracting_dimensions.end());
+  rhs_all.insert(rhs_all.end(), a.rhs_contracting_dimensions.begin(), a.rhs_contracting_dimensions.end());
+  dims_in_range(lhs_all, rank(0), "lhs dimension");
+  dims_in_range(rhs_all, rank(1), "rhs dimension");
+  for (std::size_t i = 0; i < lhs_all.size(); ++i) {
+    const auto l = operand(0).shape[static_cast<std::size_t>(lhs_all[i])], r = operand(1).shape[static_cast<std::size_t>(rhs_all[i])];
+    require(l == r, "lhs dimension " + std::to_string(lhs_all[i]) + " (" + std::to_string(l) + ") and rhs dimension " +
+                        std::to_string(rhs_all[i]) + " (" + std::to_string(r) + ") must agree");
+  }
+  TensorType expected{{}, operand(0).element};
+  for (auto d : a.lhs_batching_dimensions) expected.shape.push_back(operand(0).shape[static_cast<std::size_t>(d)]);
+  for (std::int64_t d = 0; d < rank(0); ++d)
+    if (std::find(lhs_all.begin(), lhs_all.end(), d) == lhs_all.end()) expected.shape.push_back(operand(0).shape[static_cast<std::size_t>(d)]);
+  for (std::int64_t d = 0; d < rank(1); ++d)
+    if (std::find(rhs_all.begin(), rhs_all.end(), d) == rhs_all.end()) expected.shape.push_back(operand(1).shape[static_cast<std::size_t>(d)]);
+  result_is(expected);
+}
+
+void Checker::convolution() {
+  const auto& a = inst_.attributes;
+  const auto& c = a.conv;
+  operand_count(2);
+  float_operands();
+  const std::int64_t n = rank(0);
+  require(rank(1) == n, "lhs and rhs must have one rank");
+  require(n >= 2, "operands need rank 2 or more");
+  const auto spatial = n - 2;
+  size_is(c.input_spatial, spatial, "input spatial dimensions");
+  size_is(c.kernel_spatial, spatial, "kernel spatial dimensions");
+  size_is(c.output_spatial, spatial, "output spatial dimensions");
+  size_is(a.window_strides, spatial, "stride");
+  all_positive(a.window_strides, "stride");
+  size_is(a.lhs_dilation, spatial, "lhs_dilate");
+  all_positive(a.lhs_dilation, "lhs_dilate");
+  size_is(a.rhs_dilation, spatial, "rhs_dilate");
+  all_positive(a.rhs_dilation, "rhs_dilate");
+  require(static_cast<std::int64_t>(a.padding.size()) == spatial, "pad needs one [low, high] pair per spatial dimension");
+  auto all_dims = [](std::int64_t x, const std::vector<std::int64_t>& s, std::int64_t y) {
+    std::vector<std::int64_t> v = {x};
+    v.insert(v.end(), s.begin(), s.end());
+    v.push_back(y);
+    return v;
+  };
+  dims_in_range(all_dims(c.input_batch, c.input_spatial, c.input_feature), n, "input dimension");
+  dims_in_range(all_dims(c.kernel_input_feature, c.kernel_spatial, c.kernel_output_feature), n, "kernel dimension");
+  dims_in_range(all_dims(c.output_batch, c.output_spatial, c.output_feature), n, "output dimension");
+  const auto& lhs = operand(0).shape;
+  const auto& rhs = operand(1).shape;
+  const auto fg = a.feature_group_count, bg = a.batch_group_count;
+  require(fg > 0 && bg > 0, "group counts must be positive");
+  require(fg == 1 || bg == 1, "feature_group_count and batch_group_count cannot both exceed 1");
+  const auto in_batch = lhs[static_cast<std::size_t>(c.input_batch)];
+  const auto in_feat = lhs[static_cast<std::size_t>(c.input_feature)];
+  const auto k_in = rhs[static_cast<std::size_t>(c.kernel_input_feature)];
+  const auto k_out = rhs[static_cast<std::size_t>(c.kernel_output_feature)];
+  require(in_batch % bg == 0, "the input batch (" + std::to_string(in_batch) + ") is not divisible by batch_group_count");
+  require(in_feat % fg == 0, "the input features (" + std::to_string(in_feat) + ") are not divisible by feature_group_count");
+  require(k_in == in_feat / fg, "the kernel's input features (" + std::to_string(k_in) + ") must be input features / feature_group_count (" +
+                                    std::to_string(in_feat / fg) + ")");
+  require(k_out % bg == 0 && k_out % fg == 0, "the kernel's output features must be divisible by the group counts");
+  std::vector<std::int64_t> shape(static_cast<std::size_t>(n), 0);
+  shape[static_cast<std::size_t>(c.output_batch)] = in_batch / bg;
+  shape[static_cast<std::size_t>(c.output_feature)] = k_out;
+  for (std::size_t s = 0; s < static_cast<std::size_t>(spatial); ++s) {
+    const auto padded = a.padding[s].first + dilated_size(lhs[static_cast<std::size_t>(c.input_spatial[s])], a.lhs_dilation[s]) + a.padding[s].second;
+    const auto window = dilated_size(rhs[static_cast<std::size_t>(c.kernel_spatial[s])], a.rhs_dilation[s]);
+    shape[static_cast<std::size_t>(c.output_spatial[s])] = num_windows(padded, window, a.window_strides[s]);
+  }
+  result_is(TensorType{shape, operand(0).element});
+}
+
+}  // namespace
+
+void verify_instruction(const Instruction& inst, const std::string& file) { Checker(inst, file).check(); }
+
+}  // namespace shlo
