@@ -6,6 +6,7 @@
 
 #include "cli/calc.hpp"
 #include "cli/parse_cmd.hpp"
+#include "cli/run_cmd.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "shlo-oracle 0.1.0");
   shlo::cli::add_parse_command(app);
+  shlo::cli::add_run_command(app);
   shlo::cli::add_calc_command(app);
   try {
     app.parse(argc, argv);

@@ -23,3 +23,63 @@ inline std::string artifacts_dir() {
   }
 
 }  // namespace shlo::test
+
+#include "ast/mlir_parse.hpp"
+#include "interp/domain/domain_spec.hpp"
+#include "interp/run.hpp"
+
+namespace shlo::test {
+
+/// A one-function module: `args` is the signature, `body` the instruction lines.
+inline std::string module_text(const std::string& args, const std::string& result, const std::string& body,
+                               const std::string& ret) {
+  return "module @m {\n  func.func @f(" + args + ") -> " + result + " {\n" + body + "    return " + ret + " : " + result +
+         "\n  }\n}\n";
+}
+
+/// Runs `text` in domain d on inputs[replica][argument] (row-major literals; "true"/"false"
+/// for i1) and returns outputs[replica][result] as the domain's strings.
+template <class D>
+std::vector<std::vector<std::vector<std::string>>> run_text(const D& d, const std::string& text,
+                                                            const std::vector<std::vector<std::vector<std::string>>>& inputs) {
+  const Module m = parse_module(text, "test.mlir");
+  std::vector<std::vector<Value<D>>> values(inputs.size());
+  for (std::size_t r = 0; r < inputs.size(); ++r)
+    for (std::size_t i = 0; i < inputs[r].size(); ++i) {
+      const TensorType& t = m.function.arguments.at(i).type;
+      if (t.element == ElementType::I1) {
+        std::vector<Pred> v;
+        for (const auto& s : inputs[r][i]) v.push_back(s == "true" ? 1 : 0);
+        values[r].push_back(PredTensor(t.shape, v));
+      } else {
+        std::vector<typename D::Scalar> v;
+        for (const auto& s : inputs[r][i]) v.push_back(d.from_literal(s));
+        values[r].push_back(Tensor<typename D::Scalar>(t.shape, std::move(v)));
+      }
+    }
+  RunOptions options;
+  options.replicas = static_cast<int>(inputs.size());
+  const RunResult<D> result = run_program(m, d, std::move(values), options);
+  std::vector<std::vector<std::vector<std::string>>> out(result.outputs.size());
+  for (std::size_t r = 0; r < result.outputs.size(); ++r)
+    for (const auto& v : result.outputs[r]) {
+      std::vector<std::string> strings;
+      if (const auto* p = std::get_if<PredTensor>(&v)) {
+        for (auto b : p->data) strings.push_back(b ? "true" : "false");
+      } else {
+        for (const auto& x : std::get<Tensor<typename D::Scalar>>(v).data) strings.push_back(d.to_string(x));
+      }
+      out[r].push_back(strings);
+    }
+  return out;
+}
+
+/// The single output of a single-replica run.
+template <class D>
+std::vector<std::string> run1(const D& d, const std::string& text, const std::vector<std::vector<std::string>>& inputs) {
+  return run_text(d, text, {inputs}).at(0).at(0);
+}
+
+using Strings = std::vector<std::string>;
+
+}  // namespace shlo::test

@@ -247,3 +247,16 @@ TEST_CASE("mac: acc + a*b in place, the product rounded first", "[domain]") {
   F64.mac(dacc, 0.5, 0.25);
   CHECK(dacc == 1.125);
 }
+
+TEST_CASE("from_double: exact where the domain can hold the value", "[domain]") {
+  CHECK(E.from_double(0.1) == ExtRational(rational_from_double(0.1)));
+  CHECK(E.from_double(-0.375) == x(-3, 8));
+  CHECK(E.from_double(-INFINITY) == ExtRational::neg_inf());
+  CHECK_THROWS_WITH(E.from_double(NAN), Catch::Contains("NaN"));
+  CHECK(IntervalDomain::contains(I64.from_double(0.1), rational_from_double(0.1)));
+  CHECK(mpfr_equal_p(I64.from_double(0.1).lo(), I64.from_double(0.1).hi()));
+  CHECK_FALSE(mpfr_equal_p(IntervalDomain(24).from_double(0.1).lo(), IntervalDomain(24).from_double(0.1).hi()));
+  CHECK(same(M256.from_double(0.375), M256.from_literal("0.375")));
+  CHECK(F32.from_double(0.1) == 0.1f);
+  CHECK(F64.from_double(0.1) == 0.1);
+}

@@ -7,6 +7,7 @@
 #include "tests/support.hpp"
 
 using namespace shlo;
+using shlo::test::module_text;
 
 namespace {
 
@@ -15,13 +16,6 @@ std::string read_file(const std::string& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-// A one-function module around `body` (instruction lines), returning `ret`.
-std::string module_text(const std::string& args, const std::string& result, const std::string& body,
-                        const std::string& ret) {
-  return "module @m {\n  func.func @f(" + args + ") -> " + result + " {\n" + body + "    return " + ret + " : " + result +
-         "\n  }\n}\n";
 }
 
 // The error message of parsing `text`, or "" if it parses.

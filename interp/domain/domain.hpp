@@ -10,6 +10,7 @@
 //     Scalar from_literal(std::string_view) const;     // a decimal literal of the text, read exactly
 //                                                     // then rounded once (or enclosed)
 //     Scalar from_bits(std::uint64_t, FloatFormat) const;  // a hex bit pattern (0xFF800000 = -inf)
+//     Scalar from_double(double) const;               // inputs read from .npy files
 //     Scalar parse(std::string_view) const;            // inverse of to_string (and any literal)
 //     std::string to_string(const Scalar&) const;     // round-trips through parse
 //     double to_double(const Scalar&) const;          // nearest double (interval: the midpoint)

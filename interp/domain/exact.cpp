@@ -66,6 +66,12 @@ ExtRational ExactDomain::from_bits(std::uint64_t bits, FloatFormat format) const
   fail("hex literal", "the bit pattern is a NaN, which is not a real number");
 }
 
+ExtRational ExactDomain::from_double(double x) const {
+  if (x != x) fail("input", "NaN is not a real number");
+  if (x - x != 0) return x > 0 ? ExtRational::pos_inf() : ExtRational::neg_inf();
+  return rational_from_double(x);
+}
+
 std::string ExactDomain::to_string(const ExtRational& a) const {
   switch (a.kind) {
     case Kind::PosInf: return "inf";

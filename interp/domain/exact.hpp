@@ -41,6 +41,7 @@ class ExactDomain {
   Scalar from_rational(const Rational& q) const { return q; }
   Scalar from_literal(std::string_view text) const;
   Scalar from_bits(std::uint64_t bits, FloatFormat format) const;
+  Scalar from_double(double x) const;
   Scalar parse(std::string_view text) const { return from_literal(text); }
   std::string to_string(const Scalar& a) const;
   double to_double(const Scalar& a) const;

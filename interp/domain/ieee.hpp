@@ -32,6 +32,7 @@ class IeeeDomain {
   Scalar from_rational(const Rational& q) const { return round_rational<T>(q); }
   Scalar from_literal(std::string_view text) const;
   Scalar from_bits(std::uint64_t bits, FloatFormat format) const;
+  Scalar from_double(double x) const { return static_cast<T>(x); }  // f32: one rounding
   Scalar parse(std::string_view text) const { return from_literal(text); }
   /// The shortest decimal that reads back to exactly this value.
   std::string to_string(Scalar a) const;

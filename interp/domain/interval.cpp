@@ -51,6 +51,13 @@ BigInterval IntervalDomain::from_bits(std::uint64_t bits, FloatFormat format) co
   return r;
 }
 
+BigInterval IntervalDomain::from_double(double x) const {
+  if (x != x) fail(*this, "input: NaN is not a real number");
+  Scalar r = make();
+  mpfi_set_d(r.get(), x);  // exact, or the smallest enclosure when P < 53
+  return r;
+}
+
 BigInterval IntervalDomain::parse(std::string_view text) const {
   if (text.empty() || text.front() != '[') return from_literal(text);
   const auto comma = text.find(',');

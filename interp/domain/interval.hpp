@@ -24,6 +24,7 @@ class IntervalDomain {
   Scalar from_rational(const Rational& q) const;
   Scalar from_literal(std::string_view text) const;
   Scalar from_bits(std::uint64_t bits, FloatFormat format) const;
+  Scalar from_double(double x) const;
   /// Reads "[lo, hi]" (endpoints rounded outward) or a single literal.
   Scalar parse(std::string_view text) const;
   /// "[lo, hi]", each endpoint as the decimal that parse() reads back to it exactly (the

@@ -21,6 +21,11 @@ class MpfrDomain {
   Scalar from_rational(const Rational& q) const;
   Scalar from_literal(std::string_view text) const;
   Scalar from_bits(std::uint64_t bits, FloatFormat format) const;
+  Scalar from_double(double x) const {
+    Scalar r = make();
+    mpfr_set_d(r.get(), x, MPFR_RNDN);
+    return r;
+  }
   Scalar parse(std::string_view text) const { return from_literal(text); }
   std::string to_string(const Scalar& a) const { return a.to_string(); }
   double to_double(const Scalar& a) const { return mpfr_get_d(a.get(), MPFR_RNDN); }

@@ -1,0 +1,71 @@
+#include "interp/ops/common.hpp"
+
+namespace shlo {
+
+std::vector<std::int64_t> unravel(const Shape& shape, std::int64_t flat) {
+  std::vector<std::int64_t> index(shape.size(), 0);
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    if (shape[d] > 0) {
+      index[d] = flat % shape[d];
+      flat /= shape[d];
+    }
+  }
+  return index;
+}
+
+std::string index_string(const Shape& shape, std::int64_t flat) {
+  const auto index = unravel(shape, flat);
+  std::string s = "[";
+  for (std::size_t i = 0; i < index.size(); ++i) s += (i ? ", " : "") + std::to_string(index[i]);
+  return s + "]";
+}
+
+namespace {
+
+const Instruction& single_instruction(const Region& r, const char* what) {
+  if (r.arguments.size() != 2 || r.body.size() != 1 || r.results.size() != 1 || r.results[0] != r.body[0].result ||
+      r.body[0].operands.size() != 2 || r.body[0].operands[0] != r.arguments[0].first ||
+      r.body[0].operands[1] != r.arguments[1].first)
+    throw OpError(std::string("unsupported ") + what +
+                  " region: the interpreter reads regions of one op applied to the two block arguments in order, "
+                  "returned (as the printer writes them)");
+  return r.body[0];
+}
+
+}  // namespace
+
+Op region_binary_op(const Region& r, const char* what) {
+  const Instruction& inst = single_instruction(r, what);
+  switch (inst.op) {
+    case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
+      return inst.op;
+    default:
+      throw OpError(std::string("unsupported ") + what + " region op stablehlo." + op_name(inst.op));
+  }
+}
+
+CompareDirection region_compare(const Region& r) {
+  const Instruction& inst = single_instruction(r, "select");
+  if (inst.op != Op::Compare) throw OpError("the select region must be one stablehlo.compare of its two arguments");
+  return parse_compare_direction(inst.attributes.comparison_direction);
+}
+
+}  // namespace shlo
+
+#include "interp/ops/movement.hpp"
+
+namespace shlo::ops {
+
+PredTensor pred_constant(const DenseLiteral& literal, const TensorType& type) {
+  auto value = [](const std::string& text) -> Pred {
+    if (text == "true" || text == "1") return 1;
+    if (text == "false" || text == "0") return 0;
+    throw OpError("an i1 constant must be true or false, found '" + text + "'");
+  };
+  if (literal.splat) return PredTensor(type.shape, value(literal.elements.at(0)));
+  std::vector<Pred> values;
+  for (const auto& e : literal.elements) values.push_back(value(e));
+  return PredTensor(type.shape, std::move(values));
+}
+
+}  // namespace shlo::ops

@@ -1,0 +1,88 @@
+// Shared pieces of the op kernels: values, index arithmetic, errors with an element index,
+// and the scalar combiners that region bodies reduce to.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "ast/program.hpp"
+#include "interp/domain/domain.hpp"
+#include "interp/tensor.hpp"
+
+namespace shlo {
+
+/// An i1 element: 0 or 1.
+using Pred = std::uint8_t;
+using PredTensor = Tensor<Pred>;
+
+/// A run-time value in domain D: a tensor of the domain's scalars, or of predicates.
+template <class D>
+using Value = std::variant<Tensor<typename D::Scalar>, PredTensor>;
+
+/// A failure inside an op kernel, with the element index where it happened.
+class OpError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// "[3, 4]" for the row-major multi-index of `flat` in `shape`.
+std::string index_string(const Shape& shape, std::int64_t flat);
+/// The multi-index of a flat row-major offset.
+std::vector<std::int64_t> unravel(const Shape& shape, std::int64_t flat);
+
+/// Runs f(i) and turns a DomainError into an OpError naming the index in `shape`.
+template <class F>
+decltype(auto) at_index(const Shape& shape, std::int64_t i, F&& f) {
+  try {
+    return f();
+  } catch (const DomainError& e) {
+    throw OpError(std::string(e.what()) + " (at index " + index_string(shape, i) + ")");
+  }
+}
+
+/// Calls f(flat) for every element, with errors located at the element.
+template <class F>
+void for_each_element(const Shape& shape, std::int64_t n, F&& f) {
+  std::int64_t i = 0;
+  try {
+    for (; i < n; ++i) f(i);
+  } catch (const DomainError& e) {
+    throw OpError(std::string(e.what()) + " (at index " + index_string(shape, i) + ")");
+  }
+}
+
+/// The scalar function a region computes, when it is one binary op of its two arguments in
+/// order (`^bb0(%a, %b): %c = stablehlo.add %a, %b; return %c`): every region the printer
+/// writes. Anything else is an OpError that says what is supported.
+Op region_binary_op(const Region& r, const char* what);
+/// The comparison a select region computes (`compare DIR, %a, %b; return`).
+CompareDirection region_compare(const Region& r);
+
+/// acc = op(acc, x) for the combiners reduce, reduce_window, select_and_scatter and all_reduce use.
+template <class D>
+typename D::Scalar combine(const D& d, Op op, const typename D::Scalar& acc, const typename D::Scalar& x) {
+  switch (op) {
+    case Op::Add: return d.add(acc, x);
+    case Op::Subtract: return d.sub(acc, x);
+    case Op::Multiply: return d.mul(acc, x);
+    case Op::Divide: return d.div(acc, x);
+    case Op::Maximum: return d.max(acc, x);
+    case Op::Minimum: return d.min(acc, x);
+    default: throw OpError(std::string("unsupported combiner stablehlo.") + op_name(op));
+  }
+}
+
+/// Decides a comparison; an undecidable one (interval enclosures that overlap) is an error.
+template <class D>
+bool decide(const D& d, CompareDirection dir, const typename D::Scalar& a, const typename D::Scalar& b) {
+  const Tri t = d.compare(dir, a, b);
+  if (t == Tri::Undecided)
+    throw DomainError(d.name() + ": comparison " + to_string(dir) + " of " + d.to_string(a) + " and " + d.to_string(b) +
+                      " is undecided (the enclosures overlap; try a higher precision)");
+  return t == Tri::True;
+}
+
+}  // namespace shlo

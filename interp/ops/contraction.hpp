@@ -1,0 +1,224 @@
+// dot_general and convolution: the kernels where the time goes.
+//
+// Accumulation order (what makes f32/f64 results reproducible bit for bit, and equal to the
+// StableHLO reference interpreter's): per result element, acc starts at +0 and
+// acc = acc + lhs*rhs (product rounded, then the sum, never fused) over
+//   dot_general: the contracting indices in lexicographic order of the lhs contracting
+//                dimensions as listed (the last one fastest);
+//   convolution: the window positions in lexicographic order of the spatial dimensions
+//                (0, 1, ...), and within each position the input features (fastest). The
+//                padding and lhs-dilation zeros take part in the products.
+// The loops vectorise across result elements (never across the reduction), so the order
+// above is kept in every lane.
+// Spec: https://github.com/openxla/stablehlo/blob/main/docs/spec.md#dot_general, #convolution
+#pragma once
+
+#include <algorithm>
+#include <type_traits>
+
+#include "ast/program.hpp"
+#include "interp/ops/common.hpp"
+#include "interp/ops/matmul_ieee.hpp"
+#include "interp/ops/movement.hpp"
+
+namespace shlo::ops {
+
+namespace detail {
+
+// Offsets (in elements of `shape`) of every row-major multi-index over `dims`, in order.
+inline std::vector<std::int64_t> offsets_over(const Shape& shape, const std::vector<std::int64_t>& dims) {
+  const auto strides = row_major_strides(shape);
+  std::vector<std::int64_t> out = {0};
+  for (auto d : dims) {
+    std::vector<std::int64_t> next;
+    next.reserve(out.size() * static_cast<std::size_t>(shape[static_cast<std::size_t>(d)]));
+    for (auto o : out)
+      for (std::int64_t i = 0; i < shape[static_cast<std::size_t>(d)]; ++i) next.push_back(o + i * strides[static_cast<std::size_t>(d)]);
+    out.swap(next);
+  }
+  return out;
+}
+
+inline std::vector<std::int64_t> remaining_dims(std::size_t rank, const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t d = 0; d < static_cast<std::int64_t>(rank); ++d)
+    if (std::find(a.begin(), a.end(), d) == a.end() && std::find(b.begin(), b.end(), d) == b.end()) out.push_back(d);
+  return out;
+}
+
+// Packs in[outer][middle][inner] (offset tables) into a dense row-major buffer.
+template <class S>
+std::vector<S> pack(const Tensor<S>& in, const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b,
+                    const std::vector<std::int64_t>& c) {
+  std::vector<S> out;
+  out.reserve(a.size() * b.size() * c.size());
+  for (auto x : a)
+    for (auto y : b)
+      for (auto z : c) out.push_back(in.data[static_cast<std::size_t>(x + y + z)]);
+  return out;
+}
+
+// C[m][n] = C[m][n] + sum_k A[m][k] * B[k][n], per element in increasing k, for M x K
+// times K x N row-major blocks: the vectorised IEEE kernel, or the same loop with the
+// domain's in-place multiply-accumulate.
+template <class D>
+void matmul_rows(const D& d, const typename D::Scalar* A, const typename D::Scalar* B, typename D::Scalar* C,
+                 std::int64_t M, std::int64_t K, std::int64_t N) {
+  if constexpr (std::is_floating_point_v<typename D::Scalar>) {
+    (void)d;
+    matmul_accumulate(A, B, C, M, K, N);
+  } else {
+    for (std::int64_t m = 0; m < M; ++m)
+      for (std::int64_t k = 0; k < K; ++k)
+        for (std::int64_t n = 0; n < N; ++n) d.mac(C[m * N + n], A[m * K + k], B[k * N + n]);
+  }
+}
+
+}  // namespace detail
+
+// #dot_general: result dims are the batch dims, then lhs free dims, then rhs free dims.
+template <class D>
+Tensor<typename D::Scalar> dot_general(const D& d, const Tensor<typename D::Scalar>& lhs, const Tensor<typename D::Scalar>& rhs,
+                                       const Attributes& a) {
+  using S = typename D::Scalar;
+  const auto lhs_free = detail::remaining_dims(lhs.shape.size(), a.lhs_batching_dimensions, a.lhs_contracting_dimensions);
+  const auto rhs_free = detail::remaining_dims(rhs.shape.size(), a.rhs_batching_dimensions, a.rhs_contracting_dimensions);
+  const auto lb = detail::offsets_over(lhs.shape, a.lhs_batching_dimensions);
+  const auto lm = detail::offsets_over(lhs.shape, lhs_free);
+  const auto lk = detail::offsets_over(lhs.shape, a.lhs_contracting_dimensions);
+  const auto rb = detail::offsets_over(rhs.shape, a.rhs_batching_dimensions);
+  const auto rk = detail::offsets_over(rhs.shape, a.rhs_contracting_dimensions);
+  const auto rn = detail::offsets_over(rhs.shape, rhs_free);
+  const auto B = static_cast<std::int64_t>(lb.size()), M = static_cast<std::int64_t>(lm.size()),
+             K = static_cast<std::int64_t>(lk.size()), N = static_cast<std::int64_t>(rn.size());
+  Shape shape;
+  for (auto x : a.lhs_batching_dimensions) shape.push_back(lhs.shape[static_cast<std::size_t>(x)]);
+  for (auto x : lhs_free) shape.push_back(lhs.shape[static_cast<std::size_t>(x)]);
+  for (auto x : rhs_free) shape.push_back(rhs.shape[static_cast<std::size_t>(x)]);
+  const std::vector<S> A = detail::pack(lhs, lb, lm, lk);  // [B][M][K]
+  const std::vector<S> Bm = detail::pack(rhs, rb, rk, rn); // [B][K][N]
+  Tensor<S> out(shape, d.from_rational(0));
+  try {
+    for (std::int64_t b = 0; b < B; ++b)
+      detail::matmul_rows(d, A.data() + b * M * K, Bm.data() + b * K * N, out.data.data() + b * M * N, M, K, N);
+  } catch (const DomainError& e) {
+    throw OpError(std::string(e.what()) + " (in the accumulation of a result element)");
+  }
+  return out;
+}
+
+// #convolution
+template <class D>
+Tensor<typename D::Scalar> convolution(const D& d, const Tensor<typename D::Scalar>& lhs, const Tensor<typename D::Scalar>& rhs,
+                                       const Attributes& a, const Shape& result_shape) {
+  using S = typename D::Scalar;
+  const auto& c = a.conv;
+  const std::size_t spatial = c.input_spatial.size();
+  const S zero = d.from_rational(0);
+
+  // 1. Canonical layouts: input [N][C][spatial...], kernel [O][I][spatial...].
+  std::vector<std::int64_t> in_perm = {c.input_batch, c.input_feature};
+  in_perm.insert(in_perm.end(), c.input_spatial.begin(), c.input_spatial.end());
+  std::vector<std::int64_t> k_perm = {c.kernel_output_feature, c.kernel_input_feature};
+  k_perm.insert(k_perm.end(), c.kernel_spatial.begin(), c.kernel_spatial.end());
+  auto is_identity = [](const std::vector<std::int64_t>& p) {
+    for (std::size_t i = 0; i < p.size(); ++i)
+      if (p[i] != static_cast<std::int64_t>(i)) return false;
+    return true;
+  };
+  const Tensor<S> in_c = is_identity(in_perm) ? lhs : transpose(lhs, in_perm);
+  const Tensor<S> kernel = is_identity(k_perm) ? rhs : transpose(rhs, k_perm);
+
+  // 2. Pad with zeros and dilate the input (lhs_dilation): the spec's padded_lhs.
+  std::vector<std::int64_t> low = {0, 0}, high = {0, 0}, interior = {0, 0};
+  for (std::size_t s = 0; s < spatial; ++s) {
+    low.push_back(a.padding[s].first);
+    high.push_back(a.padding[s].second);
+    interior.push_back(a.lhs_dilation[s] - 1);
+  }
+  const Tensor<S> in_p = pad(in_c, zero, low, high, interior);
+
+  // 3. Per image and group, an im2col matrix product: C[o][x] = sum_k W[o][k] * P[k][x], with
+  //    k = (window position, input feature) in lexicographic order (the feature fastest) and
+  //    x the flat output position. The product runs with its inner loop over the longer of
+  //    the two result dimensions; either way each result element sums over k in order.
+  const std::int64_t N_in = in_p.shape[0], O = kernel.shape[0], Cg = kernel.shape[1];
+  const std::int64_t fg = a.feature_group_count, bg = a.batch_group_count, groups = fg * bg;
+  const std::int64_t N_out = N_in / bg, Og = O / groups;
+  Shape out_spatial, k_spatial;
+  for (std::size_t s = 0; s < spatial; ++s) {
+    out_spatial.push_back(result_shape[static_cast<std::size_t>(c.output_spatial[s])]);
+    k_spatial.push_back(kernel.shape[2 + s]);
+  }
+  Shape canon = {N_out, O};
+  canon.insert(canon.end(), out_spatial.begin(), out_spatial.end());
+  Tensor<S> out(canon, zero);
+  const std::int64_t X = num_elements(out_spatial), window = num_elements(k_spatial), K = window * Cg;
+  const auto in_strides = row_major_strides(in_p.shape);
+  const std::int64_t in_channel = in_strides[1], in_image = in_strides[0];
+  std::vector<std::int64_t> x_offset(static_cast<std::size_t>(X)), k_offset(static_cast<std::size_t>(window));
+  for (std::int64_t x = 0; x < X; ++x) {
+    const auto idx = unravel(out_spatial, x);
+    for (std::size_t s = 0; s < spatial; ++s) x_offset[static_cast<std::size_t>(x)] += idx[s] * a.window_strides[s] * in_strides[2 + s];
+  }
+  for (std::int64_t kp = 0; kp < window; ++kp) {
+    const auto idx = unravel(k_spatial, kp);
+    for (std::size_t s = 0; s < spatial; ++s) k_offset[static_cast<std::size_t>(kp)] += idx[s] * a.rhs_dilation[s] * in_strides[2 + s];
+  }
+  const bool lanes_over_x = X >= Og;
+  const std::int64_t W = spatial ? out_spatial.back() : 1;  // outputs along the last spatial dimension
+  const std::int64_t stride_last = spatial ? a.window_strides.back() * in_strides.back() : 0;
+  std::vector<S> weights(static_cast<std::size_t>(Og * K), zero), patches(static_cast<std::size_t>(K * X), zero);
+  std::vector<S> transposed(lanes_over_x ? 0 : static_cast<std::size_t>(X * Og), zero);
+  try {
+    for (std::int64_t g = 0; g < groups; ++g) {
+      const std::int64_t c0 = fg > 1 ? g * Cg : 0, o0 = g * Og;
+      for (std::int64_t o = 0; o < Og; ++o)  // W[o][k] or, transposed, W[k][o]
+        for (std::int64_t kp = 0; kp < window; ++kp)
+          for (std::int64_t ci = 0; ci < Cg; ++ci) {
+            const std::int64_t k = kp * Cg + ci;
+            weights[static_cast<std::size_t>(lanes_over_x ? o * K + k : k * Og + o)] =
+                kernel.data[static_cast<std::size_t>(((o0 + o) * Cg + ci) * window + kp)];
+          }
+      for (std::int64_t n = 0; n < N_out; ++n) {
+        const std::int64_t n_in = bg > 1 ? n + g * N_out : n;
+        const S* img = in_p.data.data() + n_in * in_image + c0 * in_channel;
+        for (std::int64_t kp = 0; kp < window; ++kp)  // P[k][x] or, transposed, P[x][k]
+          for (std::int64_t ci = 0; ci < Cg; ++ci) {
+            const std::int64_t k = kp * Cg + ci;
+            const S* src = img + ci * in_channel + k_offset[static_cast<std::size_t>(kp)];
+            if (lanes_over_x) {
+              S* dst = patches.data() + k * X;
+              for (std::int64_t row = 0; row < X; row += W) {  // a row of outputs reads a strided run
+                const S* run = src + x_offset[static_cast<std::size_t>(row)];
+                for (std::int64_t j = 0; j < W; ++j) dst[row + j] = run[j * stride_last];
+              }
+            } else {
+              for (std::int64_t x = 0; x < X; ++x) patches[static_cast<std::size_t>(x * K + k)] = src[x_offset[static_cast<std::size_t>(x)]];
+            }
+          }
+        S* result = out.data.data() + (n * O + o0) * X;
+        if (lanes_over_x) {
+          detail::matmul_rows(d, weights.data(), patches.data(), result, Og, K, X);
+        } else {
+          std::fill(transposed.begin(), transposed.end(), zero);
+          detail::matmul_rows(d, patches.data(), weights.data(), transposed.data(), X, K, Og);
+          for (std::int64_t x = 0; x < X; ++x)
+            for (std::int64_t o = 0; o < Og; ++o)
+              result[o * X + x] = std::move(transposed[static_cast<std::size_t>(x * Og + o)]);
+        }
+      }
+    }
+  } catch (const DomainError& e) {
+    throw OpError(std::string(e.what()) + " (in the accumulation of a result element)");
+  }
+
+  // 4. Back to the printed output layout.
+  std::vector<std::int64_t> out_perm(result_shape.size());
+  out_perm[static_cast<std::size_t>(c.output_batch)] = 0;
+  out_perm[static_cast<std::size_t>(c.output_feature)] = 1;
+  for (std::size_t s = 0; s < spatial; ++s) out_perm[static_cast<std::size_t>(c.output_spatial[s])] = static_cast<std::int64_t>(2 + s);
+  return is_identity(out_perm) ? out : transpose(out, out_perm);
+}
+
+}  // namespace shlo::ops

@@ -1,0 +1,88 @@
+// Elementwise ops, one function each, generic over the domain.
+// Spec: https://github.com/openxla/stablehlo/blob/main/docs/spec.md (section named after the op).
+#pragma once
+
+#include "interp/ops/common.hpp"
+
+namespace shlo::ops {
+
+template <class D>
+using T = Tensor<typename D::Scalar>;
+
+template <class D, class F>
+T<D> map_unary(const D&, const T<D>& x, F f) {
+  std::vector<typename D::Scalar> out;
+  out.reserve(x.data.size());
+  for_each_element(x.shape, x.size(), [&](std::int64_t i) { out.push_back(f(x[i])); });
+  return T<D>(x.shape, std::move(out));
+}
+
+template <class D, class F>
+T<D> map_binary(const D&, const T<D>& a, const T<D>& b, F f) {
+  std::vector<typename D::Scalar> out;
+  out.reserve(a.data.size());
+  for_each_element(a.shape, a.size(), [&](std::int64_t i) { out.push_back(f(a[i], b[i])); });
+  return T<D>(a.shape, std::move(out));
+}
+
+// #add #subtract #multiply #divide #maximum #minimum
+template <class D> T<D> add(const D& d, const T<D>& lhs, const T<D>& rhs) {
+  return map_binary(d, lhs, rhs, [&](const auto& a, const auto& b) { return d.add(a, b); });
+}
+template <class D> T<D> subtract(const D& d, const T<D>& lhs, const T<D>& rhs) {
+  return map_binary(d, lhs, rhs, [&](const auto& a, const auto& b) { return d.sub(a, b); });
+}
+template <class D> T<D> multiply(const D& d, const T<D>& lhs, const T<D>& rhs) {
+  return map_binary(d, lhs, rhs, [&](const auto& a, const auto& b) { return d.mul(a, b); });
+}
+template <class D> T<D> divide(const D& d, const T<D>& lhs, const T<D>& rhs) {
+  return map_binary(d, lhs, rhs, [&](const auto& a, const auto& b) { return d.div(a, b); });
+}
+template <class D> T<D> maximum(const D& d, const T<D>& lhs, const T<D>& rhs) {
+  return map_binary(d, lhs, rhs, [&](const auto& a, const auto& b) { return d.max(a, b); });
+}
+template <class D> T<D> minimum(const D& d, const T<D>& lhs, const T<D>& rhs) {
+  return map_binary(d, lhs, rhs, [&](const auto& a, const auto& b) { return d.min(a, b); });
+}
+
+// #negate #abs #exponential #log #sqrt #rsqrt #tanh #logistic
+template <class D> T<D> negate(const D& d, const T<D>& x) { return map_unary(d, x, [&](const auto& a) { return d.neg(a); }); }
+template <class D> T<D> abs(const D& d, const T<D>& x) { return map_unary(d, x, [&](const auto& a) { return d.abs(a); }); }
+template <class D> T<D> exponential(const D& d, const T<D>& x) { return map_unary(d, x, [&](const auto& a) { return d.exp(a); }); }
+template <class D> T<D> log(const D& d, const T<D>& x) { return map_unary(d, x, [&](const auto& a) { return d.log(a); }); }
+template <class D> T<D> sqrt(const D& d, const T<D>& x) { return map_unary(d, x, [&](const auto& a) { return d.sqrt(a); }); }
+template <class D> T<D> rsqrt(const D& d, const T<D>& x) { return map_unary(d, x, [&](const auto& a) { return d.rsqrt(a); }); }
+template <class D> T<D> tanh(const D& d, const T<D>& x) { return map_unary(d, x, [&](const auto& a) { return d.tanh(a); }); }
+template <class D> T<D> logistic(const D& d, const T<D>& x) { return map_unary(d, x, [&](const auto& a) { return d.logistic(a); }); }
+
+// #and #or (on i1)
+inline PredTensor and_(const PredTensor& a, const PredTensor& b) {
+  PredTensor out(a.shape, Pred{0});
+  for (std::int64_t i = 0; i < a.size(); ++i) out[i] = a[i] & b[i];
+  return out;
+}
+inline PredTensor or_(const PredTensor& a, const PredTensor& b) {
+  PredTensor out(a.shape, Pred{0});
+  for (std::int64_t i = 0; i < a.size(); ++i) out[i] = a[i] | b[i];
+  return out;
+}
+
+// #compare: an undecidable interval comparison is an error naming the element.
+template <class D>
+PredTensor compare(const D& d, CompareDirection dir, const T<D>& lhs, const T<D>& rhs) {
+  PredTensor out(lhs.shape, Pred{0});
+  for_each_element(lhs.shape, lhs.size(), [&](std::int64_t i) { out[i] = decide(d, dir, lhs[i], rhs[i]) ? 1 : 0; });
+  return out;
+}
+
+// #select: a rank-0 predicate selects whole tensors.
+template <class D>
+T<D> select(const D&, const PredTensor& pred, const T<D>& on_true, const T<D>& on_false) {
+  if (pred.rank() == 0) return pred[0] ? on_true : on_false;
+  T<D> out = on_false;
+  for (std::int64_t i = 0; i < out.size(); ++i)
+    if (pred[i]) out[i] = on_true[i];
+  return out;
+}
+
+}  // namespace shlo::ops

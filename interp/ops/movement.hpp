@@ -1,0 +1,186 @@
+// Data-movement ops, one function each, generic over the element type (domain scalars or
+// predicates). Spec: https://github.com/openxla/stablehlo/blob/main/docs/spec.md
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+
+#include "ast/program.hpp"
+#include "interp/domain/rational.hpp"
+#include "interp/ops/common.hpp"
+
+namespace shlo::ops {
+
+/// out[i] = in[base + sum_d index_d(i) * strides[d]] over the row-major indices of out_shape:
+/// broadcast (stride 0), transpose (permuted strides), reverse (negative strides), slice.
+template <class E>
+Tensor<E> gather_strided(const Tensor<E>& in, const Shape& out_shape, const std::vector<std::int64_t>& strides,
+                         std::int64_t base) {
+  const std::int64_t n = num_elements(out_shape);
+  std::vector<E> out;
+  out.reserve(static_cast<std::size_t>(n));
+  const std::size_t rank = out_shape.size();
+  std::vector<std::int64_t> index(rank, 0);
+  std::int64_t offset = base;
+  for (std::int64_t i = 0; i < n; ++i) {
+    out.push_back(in.data[static_cast<std::size_t>(offset)]);
+    for (std::size_t d = rank; d-- > 0;) {  // odometer, last dimension fastest
+      offset += strides[d];
+      if (++index[d] < out_shape[d]) break;
+      offset -= strides[d] * out_shape[d];
+      index[d] = 0;
+    }
+  }
+  return Tensor<E>(out_shape, std::move(out));
+}
+
+// #broadcast_in_dim
+template <class E>
+Tensor<E> broadcast_in_dim(const Tensor<E>& operand, const Shape& result_shape, const std::vector<std::int64_t>& dims) {
+  const auto in_strides = row_major_strides(operand.shape);
+  std::vector<std::int64_t> strides(result_shape.size(), 0);
+  for (std::size_t i = 0; i < dims.size(); ++i)
+    strides[static_cast<std::size_t>(dims[i])] = operand.shape[i] == 1 ? 0 : in_strides[i];
+  return gather_strided(operand, result_shape, strides, 0);
+}
+
+// #reshape: row-major order is kept.
+template <class E>
+Tensor<E> reshape(Tensor<E> operand, const Shape& result_shape) {
+  operand.shape = result_shape;
+  return operand;
+}
+
+// #transpose: result dimension i is operand dimension permutation[i].
+template <class E>
+Tensor<E> transpose(const Tensor<E>& operand, const std::vector<std::int64_t>& permutation) {
+  const auto in_strides = row_major_strides(operand.shape);
+  Shape shape;
+  std::vector<std::int64_t> strides;
+  for (auto p : permutation) {
+    shape.push_back(operand.shape[static_cast<std::size_t>(p)]);
+    strides.push_back(in_strides[static_cast<std::size_t>(p)]);
+  }
+  return gather_strided(operand, shape, strides, 0);
+}
+
+// #reverse
+template <class E>
+Tensor<E> reverse(const Tensor<E>& operand, const std::vector<std::int64_t>& dims) {
+  auto strides = row_major_strides(operand.shape);
+  std::int64_t base = 0;
+  for (auto d : dims) {
+    const auto k = static_cast<std::size_t>(d);
+    if (operand.shape[k] == 0) continue;
+    base += (operand.shape[k] - 1) * strides[k];
+    strides[k] = -strides[k];
+  }
+  return gather_strided(operand, operand.shape, strides, base);
+}
+
+// #slice
+template <class E>
+Tensor<E> slice(const Tensor<E>& operand, const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& limit,
+                const std::vector<std::int64_t>& step) {
+  const auto in_strides = row_major_strides(operand.shape);
+  Shape shape;
+  std::vector<std::int64_t> strides;
+  std::int64_t base = 0;
+  for (std::size_t d = 0; d < start.size(); ++d) {
+    shape.push_back((limit[d] - start[d] + step[d] - 1) / step[d]);
+    strides.push_back(in_strides[d] * step[d]);
+    base += start[d] * in_strides[d];
+  }
+  return gather_strided(operand, shape, strides, base);
+}
+
+// #pad: low/high may be negative (cropping); interior inserts padding between elements.
+template <class E>
+Tensor<E> pad(const Tensor<E>& operand, const E& padding_value, const std::vector<std::int64_t>& low,
+              const std::vector<std::int64_t>& high, const std::vector<std::int64_t>& interior) {
+  Shape shape;
+  for (std::size_t d = 0; d < operand.shape.size(); ++d) {
+    const auto n = operand.shape[d];
+    shape.push_back(low[d] + (n == 0 ? 0 : (n - 1) * (interior[d] + 1) + 1) + high[d]);
+  }
+  Tensor<E> out(shape, padding_value);
+  const std::size_t rank = shape.size();
+  if (rank == 0) return operand;
+  const auto out_strides = row_major_strides(shape);
+  // Row by row of the operand's last dimension: one offset computation per row.
+  const std::int64_t row_len = operand.shape.back(), step = interior.back() + 1;
+  std::vector<std::int64_t> index(rank, 0);  // the operand row's index (last entry unused)
+  for (std::int64_t start = 0; start < operand.size(); start += row_len) {
+    std::int64_t offset = 0;
+    bool inside = true;
+    for (std::size_t d = 0; d + 1 < rank; ++d) {
+      const auto p = low[d] + index[d] * (interior[d] + 1);
+      inside = inside && p >= 0 && p < shape[d];
+      offset += p * out_strides[d];
+    }
+    if (inside) {
+      for (std::int64_t j = 0; j < row_len; ++j) {
+        const auto p = low.back() + j * step;
+        if (p >= 0 && p < shape.back()) out[offset + p] = operand[start + j];
+      }
+    }
+    for (std::size_t d = rank - 1; d-- > 0;) {  // odometer over the leading dimensions
+      if (++index[d] < operand.shape[d]) break;
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
+// #concatenate
+template <class E>
+Tensor<E> concatenate(const std::vector<const Tensor<E>*>& inputs, std::int64_t dimension) {
+  Shape shape = inputs.at(0)->shape;
+  const auto k = static_cast<std::size_t>(dimension);
+  shape[k] = 0;
+  for (const auto* t : inputs) shape[k] += t->shape[k];
+  std::int64_t outer = 1;
+  for (std::size_t d = 0; d < k; ++d) outer *= shape[d];
+  std::vector<E> out;
+  out.reserve(static_cast<std::size_t>(num_elements(shape)));
+  for (std::int64_t o = 0; o < outer; ++o) {
+    for (const auto* t : inputs) {
+      const std::int64_t block = t->size() / std::max<std::int64_t>(outer, 1);
+      out.insert(out.end(), t->data.begin() + o * block, t->data.begin() + (o + 1) * block);
+    }
+  }
+  return Tensor<E>(shape, std::move(out));
+}
+
+// #constant: a splat or a full list; each element read by the domain exactly as written.
+template <class D>
+Tensor<typename D::Scalar> constant(const D& d, const DenseLiteral& literal, const TensorType& type) {
+  auto scalar = [&](const std::string& text) {
+    if (text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0) {
+      std::uint64_t bits = std::stoull(text.substr(2), nullptr, 16);
+      if (type.element == ElementType::BF16) bits <<= 16;  // bf16 is the top half of a binary32
+      return d.from_bits(bits, type.element == ElementType::F64 ? FloatFormat::Binary64 : FloatFormat::Binary32);
+    }
+    return d.from_literal(text);
+  };
+  if (literal.splat) return Tensor<typename D::Scalar>(type.shape, scalar(literal.elements.at(0)));
+  std::vector<typename D::Scalar> values;
+  for (const auto& e : literal.elements) values.push_back(scalar(e));
+  return Tensor<typename D::Scalar>(type.shape, std::move(values));
+}
+
+/// An i1 constant: true/false (or 1/0).
+PredTensor pred_constant(const DenseLiteral& literal, const TensorType& type);
+
+// #iota: the index along `dimension`.
+template <class D>
+Tensor<typename D::Scalar> iota(const D& d, const TensorType& type, std::int64_t dimension) {
+  const std::int64_t n = num_elements(type.shape);
+  std::vector<typename D::Scalar> out;
+  out.reserve(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i)
+    out.push_back(d.from_rational(Rational(unravel(type.shape, i)[static_cast<std::size_t>(dimension)])));
+  return Tensor<typename D::Scalar>(type.shape, std::move(out));
+}
+
+}  // namespace shlo::ops

@@ -1,0 +1,163 @@
+// reduce, reduce_window, select_and_scatter and all_reduce, with the body of their regions
+// given as a scalar combiner (ops/common.hpp).
+//
+// Order: reduce is a left fold from init over the input in row-major order, per result
+// element; reduce_window pads (and base-dilates) with init, then folds each window from init
+// in row-major window order; select_and_scatter selects in row-major window order keeping
+// the current selection while select(current, candidate) is true (so with GE the first
+// maximum wins), then folds the source values into the result from init in row-major source
+// order; all_reduce folds the group's replicas in increasing replica id, starting from the
+// first one's value.
+// Spec: https://github.com/openxla/stablehlo/blob/main/docs/spec.md#reduce, #reduce_window,
+// #select_and_scatter, #all_reduce
+#pragma once
+
+#include <algorithm>
+
+#include "ast/verify.hpp"
+#include "interp/ops/common.hpp"
+#include "interp/ops/movement.hpp"
+
+namespace shlo::ops {
+
+// #reduce
+template <class D>
+Tensor<typename D::Scalar> reduce(const D& d, const Tensor<typename D::Scalar>& input, const typename D::Scalar& init,
+                                  const std::vector<std::int64_t>& dimensions, Op body) {
+  using S = typename D::Scalar;
+  Shape out_shape;
+  std::vector<std::int64_t> out_stride_of_dim(input.shape.size(), 0);
+  std::vector<std::size_t> kept;
+  for (std::size_t dim = 0; dim < input.shape.size(); ++dim)
+    if (std::find(dimensions.begin(), dimensions.end(), static_cast<std::int64_t>(dim)) == dimensions.end()) {
+      kept.push_back(dim);
+      out_shape.push_back(input.shape[dim]);
+    }
+  const auto out_strides = row_major_strides(out_shape);
+  for (std::size_t i = 0; i < kept.size(); ++i) out_stride_of_dim[kept[i]] = out_strides[i];
+  Tensor<S> out(out_shape, init);
+  const std::size_t rank = input.shape.size();
+  std::vector<std::int64_t> index(rank, 0);
+  std::int64_t o = 0;
+  for_each_element(input.shape, input.size(), [&](std::int64_t i) {
+    out[o] = combine(d, body, out[o], input[i]);
+    for (std::size_t dim = rank; dim-- > 0;) {
+      o += out_stride_of_dim[dim];
+      if (++index[dim] < input.shape[dim]) break;
+      o -= out_stride_of_dim[dim] * input.shape[dim];
+      index[dim] = 0;
+    }
+  });
+  return out;
+}
+
+/// The window geometry of reduce_window and select_and_scatter, with the spec's defaults.
+struct WindowGeometry {
+  Shape window, strides, window_dilations;
+  Shape padded;   // input shape after padding and base dilation
+  Shape windows;  // number of windows per dimension (the result shape)
+};
+
+inline WindowGeometry window_geometry(const Shape& input, const Attributes& a) {
+  const std::size_t r = input.size();
+  WindowGeometry g;
+  g.window = a.window_dimensions;
+  g.strides = a.window_strides.empty() ? Shape(r, 1) : a.window_strides;
+  g.window_dilations = a.window_dilations.empty() ? Shape(r, 1) : a.window_dilations;
+  const Shape base = a.base_dilations.empty() ? Shape(r, 1) : a.base_dilations;
+  for (std::size_t i = 0; i < r; ++i) {
+    const auto lo = a.padding.empty() ? 0 : a.padding[i].first, hi = a.padding.empty() ? 0 : a.padding[i].second;
+    g.padded.push_back(lo + dilated_size(input[i], base[i]) + hi);
+    g.windows.push_back(num_windows(g.padded[i], dilated_size(g.window[i], g.window_dilations[i]), g.strides[i]));
+  }
+  return g;
+}
+
+/// Offsets of the elements of one window (row-major window order) in a tensor with `strides`.
+inline std::vector<std::int64_t> window_offsets(const WindowGeometry& g, const std::vector<std::int64_t>& strides) {
+  const std::int64_t n = num_elements(g.window);
+  std::vector<std::int64_t> out(static_cast<std::size_t>(n), 0);
+  for (std::int64_t k = 0; k < n; ++k) {
+    const auto kidx = unravel(g.window, k);
+    for (std::size_t d = 0; d < kidx.size(); ++d) out[static_cast<std::size_t>(k)] += kidx[d] * g.window_dilations[d] * strides[d];
+  }
+  return out;
+}
+
+/// Offset of the first element of window `w` (flat over the windows) in a tensor with `strides`.
+inline std::int64_t window_start(const WindowGeometry& g, const std::vector<std::int64_t>& strides, std::int64_t w) {
+  const auto widx = unravel(g.windows, w);
+  std::int64_t off = 0;
+  for (std::size_t d = 0; d < widx.size(); ++d) off += widx[d] * g.strides[d] * strides[d];
+  return off;
+}
+
+// #reduce_window
+template <class D>
+Tensor<typename D::Scalar> reduce_window(const D& d, const Tensor<typename D::Scalar>& input, const typename D::Scalar& init,
+                                         const Attributes& a, Op body) {
+  using S = typename D::Scalar;
+  const auto g = window_geometry(input.shape, a);
+  const std::size_t r = input.shape.size();
+  std::vector<std::int64_t> low(r, 0), high(r, 0), interior(r, 0);
+  for (std::size_t i = 0; i < r; ++i) {
+    if (!a.padding.empty()) {
+      low[i] = a.padding[i].first;
+      high[i] = a.padding[i].second;
+    }
+    if (!a.base_dilations.empty()) interior[i] = a.base_dilations[i] - 1;
+  }
+  const Tensor<S> padded = pad(input, init, low, high, interior);
+  const auto strides = row_major_strides(padded.shape);
+  const auto offsets = window_offsets(g, strides);
+  Tensor<S> out(g.windows, init);
+  for_each_element(g.windows, out.size(), [&](std::int64_t w) {
+    const std::int64_t start = window_start(g, strides, w);
+    S acc = init;
+    for (auto off : offsets) acc = combine(d, body, acc, padded[start + off]);
+    out[w] = std::move(acc);
+  });
+  return out;
+}
+
+// #select_and_scatter. Padding positions are never selected (the spec leaves their value
+// unspecified; the printer writes no padding here).
+template <class D>
+Tensor<typename D::Scalar> select_and_scatter(const D& d, const Tensor<typename D::Scalar>& operand,
+                                              const Tensor<typename D::Scalar>& source, const typename D::Scalar& init,
+                                              const Attributes& a, CompareDirection select, Op scatter) {
+  using S = typename D::Scalar;
+  const auto g = window_geometry(operand.shape, a);
+  const std::size_t r = operand.shape.size();
+  const auto op_strides = row_major_strides(operand.shape);
+  Tensor<S> out(operand.shape, init);
+  bool padded = false;
+  for (const auto& p : a.padding) padded = padded || p.first != 0 || p.second != 0;
+  const auto offsets = window_offsets(g, op_strides);
+  const std::int64_t n = num_elements(g.window);
+  for_each_element(source.shape, source.size(), [&](std::int64_t s) {
+    std::int64_t selected = -1;
+    if (!padded) {
+      const std::int64_t start = window_start(g, op_strides, s);
+      for (auto off : offsets)
+        if (selected < 0 || !decide(d, select, operand[selected], operand[start + off])) selected = start + off;
+    } else {
+      const auto widx = unravel(source.shape, s);
+      for (std::int64_t k = 0; k < n; ++k) {
+        const auto kidx = unravel(g.window, k);
+        std::int64_t off = 0;
+        bool inside = true;
+        for (std::size_t dim = 0; dim < r; ++dim) {
+          const auto p = widx[dim] * g.strides[dim] + kidx[dim] - a.padding[dim].first;
+          inside = inside && p >= 0 && p < operand.shape[dim];
+          off += p * op_strides[dim];
+        }
+        if (inside && (selected < 0 || !decide(d, select, operand[selected], operand[off]))) selected = off;
+      }
+    }
+    if (selected >= 0) out[selected] = combine(d, scatter, out[selected], source[s]);
+  });
+  return out;
+}
+
+}  // namespace shlo::ops

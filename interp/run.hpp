@@ -1,0 +1,55 @@
+// Executes an op-level program on R replicas in lockstep: one instruction at a time across
+// all replicas, no threads. all_reduce is where the replicas meet: each replica group is
+// folded in increasing replica id. Each tensor is freed after its last use.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ast/program.hpp"
+#include "interp/ops/common.hpp"
+
+namespace shlo {
+
+/// A failure while running: file:line:col of the instruction, the instruction, the reason.
+class RunError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct OpProfile {
+  std::int64_t count = 0;
+  double seconds = 0;
+  double flops = 0;  // arithmetic operations (a multiply-add counts 2)
+};
+
+struct RunProgress {
+  std::size_t done = 0, total = 0;  // instructions (per replica)
+  const Instruction* current = nullptr;
+  double elapsed = 0;
+};
+
+struct RunOptions {
+  int replicas = 1;
+  /// Called before each instruction (for a progress line); may be empty.
+  std::function<void(const RunProgress&)> progress;
+};
+
+template <class D>
+struct RunResult {
+  std::vector<std::vector<Value<D>>> outputs;  // [replica][result]
+  std::map<std::string, OpProfile> profile;    // per op name
+  std::size_t peak_live_bytes = 0;             // largest total of live tensors (scalar storage)
+};
+
+/// Runs `m` on inputs[r][arg] for r < options.replicas. Throws RunError (located) for a
+/// failing op, a missing or misshaped input, or replica_groups that do not partition the
+/// replicas.
+template <class D>
+RunResult<D> run_program(const Module& m, const D& domain, std::vector<std::vector<Value<D>>> inputs,
+                         const RunOptions& options);
+
+}  // namespace shlo
