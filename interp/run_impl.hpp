@@ -221,11 +221,21 @@ RunResult<D> run_program(const Module& m, const D& d, std::vector<std::vector<Va
           env[static_cast<std::size_t>(r)].insert_or_assign(inst.result, std::move(outs[static_cast<std::size_t>(r)]));
         }
       } else {
+        // A reshape of a value that dies here takes its storage instead of copying it.
+        const bool donate = inst.op == Op::Reshape && last_use[inst.operands[0]] == k && !returned.count(inst.operands[0]);
         for (int r = 0; r < R; ++r) {
           auto& e = env[static_cast<std::size_t>(r)];
-          std::vector<const Value<D>*> args;
-          for (const auto& name : inst.operands) args.push_back(&e.at(name));
-          Value<D> v = execute(d, inst, args);
+          Value<D> v;
+          if (donate) {
+            auto node = e.extract(inst.operands[0]);
+            live -= bytes_of<D>(node.mapped());
+            v = std::visit([&](auto&& t) -> Value<D> { return ops::reshape(std::move(t), inst.result_type.shape); },
+                           std::move(node.mapped()));
+          } else {
+            std::vector<const Value<D>*> args;
+            for (const auto& name : inst.operands) args.push_back(&e.at(name));
+            v = execute(d, inst, args);
+          }
           live += bytes_of<D>(v);
           e.insert_or_assign(inst.result, std::move(v));
         }

@@ -126,8 +126,11 @@ Tensor<typename D::Scalar> convolution(const D& d, const Tensor<typename D::Scal
       if (p[i] != static_cast<std::int64_t>(i)) return false;
     return true;
   };
-  const Tensor<S> in_c = is_identity(in_perm) ? lhs : transpose(lhs, in_perm);
-  const Tensor<S> kernel = is_identity(k_perm) ? rhs : transpose(rhs, k_perm);
+  Tensor<S> in_t, k_t;  // transposed copies, only when the layout is not canonical already
+  if (!is_identity(in_perm)) in_t = transpose(lhs, in_perm);
+  if (!is_identity(k_perm)) k_t = transpose(rhs, k_perm);
+  const Tensor<S>& in_c = is_identity(in_perm) ? lhs : in_t;
+  const Tensor<S>& kernel = is_identity(k_perm) ? rhs : k_t;
 
   // 2. Pad with zeros and dilate the input (lhs_dilation): the spec's padded_lhs.
   std::vector<std::int64_t> low = {0, 0}, high = {0, 0}, interior = {0, 0};
