@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# End-to-end checks of the shlo command: exit codes, files written, inputs read back.
+# Usage: cli_test.sh SHLO ARTIFACTS_DIR
+set -u
+shlo=$1
+artifacts=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+check() {  # check NAME EXPECTED_RC COMMAND...
+  local name=$1 want=$2
+  shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ "$rc" != "$want" ]; then
+    echo "FAIL $name: exit $rc, expected $want"; cat "$tmp/out" "$tmp/err"; fails=$((fails + 1))
+  else
+    echo "ok   $name"
+  fi
+}
+cat >"$tmp/add.mlir" <<'MLIR'
+module @m {
+  func.func @f(%x: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<2xf32> {
+    %v0 = stablehlo.add %x, %y : tensor<2xf32>
+    return %v0 : tensor<2xf32>
+  }
+}
+MLIR
+check "help" 0 "$shlo" --help
+check "parse summary" 0 "$shlo" parse "$tmp/add.mlir"
+grep -q "add  *1" "$tmp/out" || { echo "FAIL parse summary counts"; fails=$((fails + 1)); }
+check "parse --print round trip" 0 "$shlo" parse --print "$tmp/add.mlir"
+cmp -s "$tmp/out" "$tmp/add.mlir" || { echo "FAIL --print differs"; fails=$((fails + 1)); }
+sed 's/%y : tensor/%z : tensor/' "$tmp/add.mlir" >"$tmp/bad.mlir"
+check "parse error exits 1" 1 "$shlo" parse "$tmp/bad.mlir"
+grep -q "bad.mlir:3:29: use of undefined value %z" "$tmp/err" || { echo "FAIL located error"; cat "$tmp/err"; fails=$((fails + 1)); }
+check "run with random inputs" 0 "$shlo" run "$tmp/add.mlir" -d exact --random-inputs 4 --out "$tmp/o1"
+for f in o1/inputs/x.npy o1/inputs/y.npy o1/result0.npy o1/result0.txt; do
+  [ -f "$tmp/$f" ] || { echo "FAIL missing $f"; fails=$((fails + 1)); }
+done
+check "run on the saved inputs" 0 "$shlo" run "$tmp/add.mlir" -d exact --inputs "$tmp/o1/inputs" --out "$tmp/o2"
+cmp -s "$tmp/o1/result0.txt" "$tmp/o2/result0.txt" || { echo "FAIL same inputs, different results"; fails=$((fails + 1)); }
+check "missing input exits 2" 2 "$shlo" run "$tmp/add.mlir" --inputs "$tmp/nowhere"
+grep -q "x.npy: cannot open file" "$tmp/err" || { echo "FAIL missing-input message"; cat "$tmp/err"; fails=$((fails + 1)); }
+check "bad domain exits 2" 2 "$shlo" run "$tmp/add.mlir" -d float --random-inputs 1
+check "no inputs given exits 2" 2 "$shlo" run "$tmp/add.mlir"
+if [ -d "$artifacts" ]; then
+  check "data-parallel artifact on 2 replicas" 0 "$shlo" run "$artifacts/cifar8_adamdp_train_step.mlir" -d f32 -r 2 --random-inputs 1 --range 0,0.01 --out "$tmp/dp"
+  [ -f "$tmp/dp/r1/result0.npy" ] && [ -f "$tmp/dp/r1/inputs/x.npy" ] || { echo "FAIL per-replica files"; fails=$((fails + 1)); }
+  check "all_reduce on 1 replica is refused" 1 "$shlo" run "$artifacts/cifar8_adamdp_train_step.mlir" -d f32 --random-inputs 1
+  grep -q -- "--replicas 2" "$tmp/err" || { echo "FAIL replica message"; cat "$tmp/err"; fails=$((fails + 1)); }
+else
+  echo "skip artifact checks: $artifacts is absent"
+fi
+[ "$fails" = 0 ] && echo "cli: all passed" || echo "cli: $fails failed"
+[ "$fails" = 0 ]
