@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/calc.hpp"
+#include "cli/expr_cmds.hpp"
 #include "cli/parse_cmd.hpp"
 #include "cli/run_cmd.hpp"
 
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "shlo-oracle 0.1.0");
   shlo::cli::add_parse_command(app);
   shlo::cli::add_run_command(app);
+  shlo::cli::add_expr_commands(app);
   shlo::cli::add_calc_command(app);
   try {
     app.parse(argc, argv);

@@ -17,6 +17,7 @@
 //     Scalar add, sub, mul, div (a, b); neg, abs (a);
 //     Scalar exp, log, sqrt, rsqrt, tanh, logistic (a);
 //     Scalar max, min (a, b);
+//     Scalar pi() const;                               // for den's GELU constant sqrt(2/pi)
 //     Tri compare(CompareDirection, a, b) const;       // three-valued: intervals may not decide
 //     Scalar select(bool, a, b) const;
 //     void mac(Scalar& acc, a, b) const;               // acc = acc + a*b, the product rounded

@@ -192,6 +192,8 @@ ExtRational ExactDomain::logistic(const ExtRational& a) const {
   irrational("logistic", a);
 }
 
+ExtRational ExactDomain::pi() const { fail("pi", "the constant is irrational; use an interval or mpfr domain"); }
+
 Tri ExactDomain::compare(CompareDirection d, const ExtRational& a, const ExtRational& b) const {
   const int c = cmp(a, b);
   switch (d) {

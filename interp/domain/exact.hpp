@@ -60,6 +60,7 @@ class ExactDomain {
   Scalar rsqrt(const Scalar& a) const;
   Scalar tanh(const Scalar& a) const;
   Scalar logistic(const Scalar& a) const;
+  Scalar pi() const;  // an error: pi is irrational
   Tri compare(CompareDirection d, const Scalar& a, const Scalar& b) const;
   Scalar select(bool p, const Scalar& a, const Scalar& b) const { return p ? a : b; }
   void mac(Scalar& acc, const Scalar& a, const Scalar& b) const;

@@ -52,6 +52,7 @@ class IeeeDomain {
   Scalar rsqrt(Scalar a) const;
   Scalar tanh(Scalar a) const;
   Scalar logistic(Scalar a) const;
+  Scalar pi() const { return static_cast<T>(3.141592653589793238462643383279502884L); }  // rounded once
   Tri compare(CompareDirection d, Scalar a, Scalar b) const;
   Scalar select(bool p, Scalar a, Scalar b) const { return p ? a : b; }
   void mac(Scalar& acc, Scalar a, Scalar b) const { acc = acc + a * b; }  // -ffp-contract=off: two roundings

@@ -47,6 +47,11 @@ class IntervalDomain {
   Scalar rsqrt(const Scalar& a) const;
   Scalar tanh(const Scalar& a) const;
   Scalar logistic(const Scalar& a) const;
+  Scalar pi() const {
+    Scalar r = make();
+    mpfi_const_pi(r.get());
+    return r;
+  }
   Tri compare(CompareDirection d, const Scalar& a, const Scalar& b) const;
   Scalar select(bool p, const Scalar& a, const Scalar& b) const { return p ? a : b; }
   void mac(Scalar& acc, const Scalar& a, const Scalar& b) const;

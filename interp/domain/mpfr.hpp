@@ -44,6 +44,11 @@ class MpfrDomain {
   Scalar rsqrt(const Scalar& a) const;
   Scalar tanh(const Scalar& a) const;
   Scalar logistic(const Scalar& a) const;
+  Scalar pi() const {
+    Scalar r = make();
+    mpfr_const_pi(r.get(), MPFR_RNDN);
+    return r;
+  }
   Tri compare(CompareDirection d, const Scalar& a, const Scalar& b) const;
   Scalar select(bool p, const Scalar& a, const Scalar& b) const { return p ? a : b; }
   void mac(Scalar& acc, const Scalar& a, const Scalar& b) const;

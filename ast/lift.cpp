@@ -1,0 +1,222 @@
+#include "ast/lift.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+#include "ast/mlir_print.hpp"
+#include "ast/template.hpp"
+
+namespace shlo {
+
+namespace {
+
+struct Candidate {
+  const CtorSpec* spec;
+  const Template* tmpl;
+};
+
+// Canonical constructors, longest template first (a template may be a prefix of another:
+// weightGrad of weightSgd, adamMNextF of adamWParamF), then in table order.
+const std::vector<Candidate>& candidates() {
+  static const std::vector<Candidate> list = [] {
+    std::vector<Candidate> out;
+    for (const auto& c : constructors())
+      if (c.canonical && c.arity != Arity::Leaf) out.push_back({&c, &get_template(c.templ)});
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.tmpl->chunks.size() > b.tmpl->chunks.size(); });
+    return out;
+  }();
+  return list;
+}
+
+// "%v12" -> 12.
+std::optional<std::int64_t> fresh_number(const std::string& name) {
+  if (name.size() < 3 || name.compare(0, 2, "%v") != 0) return std::nullopt;
+  for (std::size_t i = 2; i < name.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(name[i]))) return std::nullopt;
+  if (name.size() > 3 && name[2] == '0') return std::nullopt;
+  return std::stoll(name.substr(2));
+}
+
+// A recognised block: one constructor's instructions.
+struct Block {
+  const CtorSpec* spec;
+  TemplateMatch match;
+  std::size_t first_item, items;
+  std::optional<std::int64_t> fresh_start, fresh_end;  // none for the all-reduce block
+  std::string result;
+  std::vector<std::string> operands;  // by role: left, right
+};
+
+// A subtree waiting on the stack for its consumer.
+struct Pending {
+  ExprPtr expr;
+  std::string result;
+  std::optional<std::int64_t> fresh_start, fresh_end;
+};
+
+}  // namespace
+
+Lifted lift(const Module& m) {
+  Lifted out;
+  Render& r = out.render;
+  LiftReport& report = out.report;
+  const Function& f = m.function;
+  r.module_name = m.name;
+  r.name = f.name;
+  for (const auto& a : f.arguments) r.arguments.emplace_back(a.name, to_string(a.type));
+  for (const auto& t : f.result_types) r.result_types.push_back(to_string(t));
+  r.parenthesized_results = f.parenthesized_results;
+  r.return_values = f.return_values;
+
+  // Printed text of every item, and how often every value is used.
+  std::vector<std::string> text(f.body.size());
+  std::map<std::string, int> uses;
+  for (std::size_t i = 0; i < f.body.size(); ++i) {
+    if (const auto* inst = std::get_if<Instruction>(&f.body[i])) {
+      text[i] = print_instruction(*inst);
+      for (const auto& o : inst->operands) ++uses[o];
+      ++report.instructions;
+    } else {
+      ++report.comments;
+    }
+  }
+  for (const auto& v : f.return_values) ++uses[v];
+
+  std::optional<std::int64_t> batch;
+  std::set<std::string> notes;
+  std::vector<Pending> stack;
+  auto flush = [&]() {
+    for (auto& p : stack) r.items.push_back({p.expr, p.fresh_start ? *p.fresh_start : -1, ""});
+    stack.clear();
+  };
+
+  for (std::size_t i = 0; i < f.body.size();) {
+    const auto* inst = std::get_if<Instruction>(&f.body[i]);
+    if (!inst) {
+      flush();
+      r.items.push_back({nullptr, -1, "    " + std::get<Comment>(f.body[i]).text});
+      ++i;
+      continue;
+    }
+    // 1. Recognise a block starting here.
+    std::optional<Block> block;
+    for (const auto& cand : candidates()) {
+      const std::size_t k = cand.tmpl->chunks.size();
+      if (i + k > f.body.size()) continue;
+      TemplateMatch match;
+      bool ok = true;
+      for (std::size_t c = 0; c < k && ok; ++c)
+        ok = std::holds_alternative<Instruction>(f.body[i + c]) && match_chunk(cand.tmpl->chunks[c], text[i + c], match);
+      if (!ok || !finish_match(match)) continue;
+      // Fresh names are %v<k0>, %v<k0+1>, ... in order; one batch B per render.
+      std::optional<std::int64_t> start;
+      for (std::size_t j = 0; j < match.env.fresh.size() && ok; ++j) {
+        const auto n = fresh_number(match.env.fresh[j]);
+        ok = n && (j == 0 || *n == *start + static_cast<std::int64_t>(j));
+        if (j == 0 && n) start = n;
+      }
+      if (!ok) continue;
+      if (match.env.nats.count("B") && batch && *batch != match.env.nats.at("B")) continue;
+      Block b{cand.spec, match, i, k, start, start ? std::optional<std::int64_t>(*start + cand.tmpl->fresh_count) : std::nullopt,
+              "", {}};
+      b.result = cand.spec->arity == Arity::Family ? "%armean" + match.env.strings.at("t") : match.env.fresh.back();
+      for (char role : cand.tmpl->operands) b.operands.push_back(match.env.operands.at(role));
+      block = std::move(b);
+      break;
+    }
+    if (!block) {
+      flush();
+      r.items.push_back({nullptr, -1, text[i].substr(0, text[i].size() - 1)});
+      report.verbatim_lines.push_back(text[i].substr(0, text[i].find('\n')));
+      ++report.verbatim;
+      ++i;
+      continue;
+    }
+    Block& b = *block;
+    if (b.match.env.nats.count("B")) batch = b.match.env.nats.at("B");
+
+    // 2. The node, its fields recovered from the text.
+    Expr e;
+    e.spec = b.spec;
+    std::map<std::string, std::int64_t> nats = b.match.env.nats;
+    for (const auto& [template_name, ours] : b.spec->template_renames)
+      if (nats.count(template_name)) nats[ours] = nats[template_name];
+    for (const char* n : b.spec->nats) {
+      if (nats.count(n)) {
+        e.nats[n] = nats.at(n);
+      } else if (std::string(n) == "N" && batch) {
+        e.nats[n] = *batch;
+        notes.insert(std::string(b.spec->name) + ": N is not printed; taken as the printer's B");
+      } else if (!b.spec->has_ds) {
+        e.nats[n] = 0;
+        notes.insert(std::string(b.spec->name) + ": " + n + " is not printed and cannot be recovered (set to 0)");
+      }
+    }
+    for (const char* s : b.spec->strings)
+      if (b.match.env.strings.count(s)) e.strings[s] = b.match.env.strings.at(s);
+    e.ds = b.match.env.ds;
+    if (b.spec->arity == Arity::Family) e.replicas = b.match.env.nats.at("R");
+    if (b.spec->has_ds) {
+      std::int64_t n = 1;
+      for (auto d : e.ds) n *= d;
+      e.nats["n"] = n;
+    }
+
+    // 3. Children: pending subtrees on top of the stack whose result is this operand, used
+    //    once, and numbered right before (so the printer puts them back in place); anything
+    //    else is a named leaf.
+    std::vector<ExprPtr> children(b.operands.size());
+    std::optional<std::int64_t> start = b.fresh_start;
+    for (std::size_t k = b.operands.size(); k-- > 0;) {
+      const std::string& name = b.operands[k];
+      const bool adjacent = !stack.empty() && stack.back().result == name && uses[name] == 1 &&
+                            (!start || !stack.back().fresh_end || *stack.back().fresh_end == *start);
+      if (adjacent) {
+        children[k] = stack.back().expr;
+        if (stack.back().fresh_start) start = stack.back().fresh_start;
+        stack.pop_back();
+      }
+    }
+    const std::size_t arity = b.spec->arity == Arity::Family ? 1 : b.operands.size();
+    for (std::size_t k = 0; k < arity; ++k) {
+      if (children[k]) continue;
+      Expr leaf;
+      leaf.spec = find_constructor("operand");
+      leaf.strings["name"] = b.operands[k];
+      leaf.nats["n"] = eval_length(b.spec->child_lengths[b.spec->arity == Arity::Family ? 0 : k], e.nats);
+      children[k] = make_expr(std::move(leaf), false);
+    }
+    if (b.spec->arity == Arity::Family) children.assign(static_cast<std::size_t>(e.replicas), children[0]);
+    e.children = children;
+    ExprPtr node;
+    try {
+      node = make_expr(std::move(e), false);
+    } catch (const ExprError& err) {
+      notes.insert(std::string("a ") + b.spec->name + " block could not be built (" + err.what() + ")");
+      throw;
+    }
+    ++report.constructors[b.spec->name];
+    report.as_nodes += static_cast<int>(b.items);
+    stack.push_back({node, b.result, start, b.fresh_end ? b.fresh_end : start});
+    i += b.items;
+  }
+  flush();
+  r.batch = batch.value_or(1);
+
+  // Canonical choices where text is shared (SHLO_SEMANTICS.md 4.4 (b)).
+  for (const auto& [name, count] : report.constructors) {
+    const CtorSpec* c = find_constructor(name);
+    for (const auto& other : constructors())
+      if (!other.canonical && std::string(other.templ) == c->templ)
+        notes.insert(std::string("read ") + name + " where " + other.name + " prints the same text (canonical choice)");
+    if (name == "addBcast" && report.constructors.count("dotIn"))
+      notes.insert("read addBcast(dotIn(...)) where batchOp dense prints the same text (canonical choice)");
+    if (name == "flatConvF") notes.insert("read flatConvF where batchOp conv (kH = kW) prints the same text (canonical choice)");
+  }
+  report.notes.assign(notes.begin(), notes.end());
+  return out;
+}
+
+}  // namespace shlo

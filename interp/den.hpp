@@ -1,0 +1,36 @@
+// The denotation `den` of an SHlo expression in any domain, written from the formulas of
+// SHLO_SEMANTICS.md section 3 directly (index sums as stated), not through the op kernels of
+// interp/ops: two independent routes to one number.
+//
+// Where the Lean definitions are total (x/0 = 0, sqrt of a negative = 0), den follows them and
+// records the event, so a caller can see it happened and exclude the output from comparisons
+// with IEEE results.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ast/expr.hpp"
+
+namespace shlo {
+
+struct DenEvent {
+  std::string node;         // path from the root: "root/0/1"
+  std::string constructor;  // "softmaxDiv"
+  std::int64_t index = 0;   // output (or internal) element index
+  std::string kind;         // "div-by-zero", "sqrt-of-negative"
+};
+
+template <class D>
+struct DenResult {
+  std::vector<typename D::Scalar> value;
+  std::vector<DenEvent> events;
+};
+
+/// den(e) in domain d. Throws ExprError for a skeleton-only expression, DomainError for an
+/// operation the domain cannot carry out (an irrational value in `exact`, an undecidable
+/// comparison in `interval`).
+template <class D>
+DenResult<D> denote(const D& d, const Expr& e);
+
+}  // namespace shlo

@@ -1,0 +1,7 @@
+// denote() for the exact domain (one translation unit per domain).
+#include "interp/den_impl.hpp"
+#include "interp/domain/domain_spec.hpp"
+
+namespace shlo {
+template DenResult<ExactDomain> denote(const ExactDomain&, const Expr&);
+}  // namespace shlo

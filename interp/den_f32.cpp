@@ -1,0 +1,7 @@
+// denote() for the f32 domain (one translation unit per domain).
+#include "interp/den_impl.hpp"
+#include "interp/domain/domain_spec.hpp"
+
+namespace shlo {
+template DenResult<F32Domain> denote(const F32Domain&, const Expr&);
+}  // namespace shlo

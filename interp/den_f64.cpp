@@ -1,0 +1,7 @@
+// denote() for the f64 domain (one translation unit per domain).
+#include "interp/den_impl.hpp"
+#include "interp/domain/domain_spec.hpp"
+
+namespace shlo {
+template DenResult<F64Domain> denote(const F64Domain&, const Expr&);
+}  // namespace shlo

@@ -1,0 +1,7 @@
+// denote() for the interval domain (one translation unit per domain).
+#include "interp/den_impl.hpp"
+#include "interp/domain/domain_spec.hpp"
+
+namespace shlo {
+template DenResult<IntervalDomain> denote(const IntervalDomain&, const Expr&);
+}  // namespace shlo

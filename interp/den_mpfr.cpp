@@ -1,0 +1,7 @@
+// denote() for the mpfr domain (one translation unit per domain).
+#include "interp/den_impl.hpp"
+#include "interp/domain/domain_spec.hpp"
+
+namespace shlo {
+template DenResult<MpfrDomain> denote(const MpfrDomain&, const Expr&);
+}  // namespace shlo
