@@ -198,6 +198,22 @@ class Parser {
     return t;
   }
 
+  // {key = value, ...}: `value(key, at)` reads each value (and fails on an unknown key).
+  template <class ReadValue>
+  void dictionary(const char* opening, const char* key_what, ReadValue value) {
+    lex_.expect("{", opening);
+    if (!lex_.peek("}")) {
+      do {
+        lex_.skip_space();
+        const Location at = lex_.location();
+        const std::string key = lex_.identifier(key_what);
+        lex_.expect("=");
+        value(key, at);
+      } while (lex_.accept(","));
+    }
+    lex_.expect("}", "'}' or ','");
+  }
+
   // ---- instructions ----
   Instruction instruction() {
     Instruction inst;
@@ -453,38 +469,24 @@ class Parser {
     if (lex_.accept(",")) {
       lex_.expect("window", "'window = {...}'");
       lex_.expect("=");
-      lex_.expect("{");
-      if (!lex_.peek("}")) {
-        do {
-          lex_.skip_space();
-          const Location at = lex_.location();
-          const std::string key = lex_.identifier("a window field (stride, pad, lhs_dilate, rhs_dilate)");
-          lex_.expect("=");
-          if (key == "stride") a.window_strides = int_list();
-          else if (key == "pad") a.padding = pair_list();
-          else if (key == "lhs_dilate") a.lhs_dilation = int_list();
-          else if (key == "rhs_dilate") a.rhs_dilation = int_list();
-          else lex_.fail_at(at, "unsupported window field '" + key + "' (stride, pad, lhs_dilate, rhs_dilate)");
-        } while (lex_.accept(","));
-      }
-      lex_.expect("}", "'}' or ','");
+      dictionary("'{' opening the window", "a window field (stride, pad, lhs_dilate, rhs_dilate)",
+                 [&](const std::string& key, Location at) {
+                   if (key == "stride") a.window_strides = int_list();
+                   else if (key == "pad") a.padding = pair_list();
+                   else if (key == "lhs_dilate") a.lhs_dilation = int_list();
+                   else if (key == "rhs_dilate") a.rhs_dilation = int_list();
+                   else lex_.fail_at(at, "unsupported window field '" + key + "' (stride, pad, lhs_dilate, rhs_dilate)");
+                 });
     }
-    lex_.expect("{", "'{batch_group_count = ..., feature_group_count = ...}'");
-    if (!lex_.peek("}")) {
-      do {
-        lex_.skip_space();
-        const Location at = lex_.location();
-        const std::string key = lex_.identifier("an attribute name");
-        lex_.expect("=");
-        const std::int64_t v = lex_.integer();
-        lex_.expect(":", "': i64'");
-        lex_.expect("i64");
-        if (key == "batch_group_count") a.batch_group_count = v;
-        else if (key == "feature_group_count") a.feature_group_count = v;
-        else lex_.fail_at(at, "unsupported convolution attribute '" + key + "'");
-      } while (lex_.accept(","));
-    }
-    lex_.expect("}", "'}' or ','");
+    dictionary("'{batch_group_count = ..., feature_group_count = ...}'", "an attribute name",
+               [&](const std::string& key, Location at) {
+                 const std::int64_t v = lex_.integer();
+                 lex_.expect(":", "': i64'");
+                 lex_.expect("i64");
+                 if (key == "batch_group_count") a.batch_group_count = v;
+                 else if (key == "feature_group_count") a.feature_group_count = v;
+                 else lex_.fail_at(at, "unsupported convolution attribute '" + key + "'");
+               });
     inst.result_type = functional_type(inst);
   }
 
@@ -512,23 +514,15 @@ class Parser {
       lex_.expect(")", "')' closing the regions");
     }
     auto& a = inst.attributes;
-    lex_.expect("{", "'{' opening the attributes");
-    if (!lex_.peek("}")) {
-      do {
-        lex_.skip_space();
-        const Location at = lex_.location();
-        const std::string key = lex_.identifier("an attribute name");
-        lex_.expect("=");
-        if (key == "window_dimensions") a.window_dimensions = i64_array();
-        else if (key == "window_strides") a.window_strides = i64_array();
-        else if (key == "base_dilations") a.base_dilations = i64_array();
-        else if (key == "window_dilations") a.window_dilations = i64_array();
-        else if (key == "padding") a.padding = dense_pairs();
-        else if (key == "replica_groups") a.replica_groups = dense_groups();
-        else lex_.fail_at(at, "unsupported attribute '" + key + "' for stablehlo." + op_name(inst.op));
-      } while (lex_.accept(","));
-    }
-    lex_.expect("}", "'}' or ','");
+    dictionary("'{' opening the attributes", "an attribute name", [&](const std::string& key, Location at) {
+      if (key == "window_dimensions") a.window_dimensions = i64_array();
+      else if (key == "window_strides") a.window_strides = i64_array();
+      else if (key == "base_dilations") a.base_dilations = i64_array();
+      else if (key == "window_dilations") a.window_dilations = i64_array();
+      else if (key == "padding") a.padding = dense_pairs();
+      else if (key == "replica_groups") a.replica_groups = dense_groups();
+      else lex_.fail_at(at, "unsupported attribute '" + key + "' for stablehlo." + op_name(inst.op));
+    });
     inst.result_type = functional_type(inst);
   }
 

@@ -1,5 +1,7 @@
 #include "ast/template.hpp"
 
+#include "ast/expr.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
@@ -131,25 +133,13 @@ void add_derived(std::map<std::string, std::int64_t>& nats) {
 bool eval_nat(const std::string& expr, const std::map<std::string, std::int64_t>& nats, std::int64_t& out) {
   std::map<std::string, std::int64_t> all = nats;
   add_derived(all);
-  std::int64_t value = 1;
-  std::size_t i = 0;
-  const std::size_t minus = expr.find('-');
-  const std::string body = minus == std::string::npos ? expr : expr.substr(0, minus);
-  while (i <= body.size()) {
-    std::size_t j = body.find('*', i);
-    if (j == std::string::npos) j = body.size();
-    const std::string f = body.substr(i, j - i);
-    if (!f.empty() && std::isdigit(static_cast<unsigned char>(f[0]))) {
-      value *= std::stoll(f);
-    } else {
-      auto it = all.find(f);
-      if (it == all.end()) return false;
-      value *= it->second;
-    }
-    i = j + 1;
+  const std::size_t minus = expr.find('-');  // only "R-1"
+  try {
+    out = eval_length(minus == std::string::npos ? expr : expr.substr(0, minus), all);
+  } catch (const ExprError&) {
+    return false;
   }
-  if (minus != std::string::npos) value -= std::stoll(expr.substr(minus + 1));
-  out = value;
+  if (minus != std::string::npos) out -= std::stoll(expr.substr(minus + 1));
   return true;
 }
 

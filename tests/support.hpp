@@ -3,8 +3,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace shlo::test {
 
@@ -12,6 +16,23 @@ namespace shlo::test {
 inline std::string artifacts_dir() {
   const std::filesystem::path dir = SHLO_ARTIFACTS_DIR;
   return std::filesystem::is_directory(dir) ? dir.string() : std::string();
+}
+
+/// The whole file as bytes ("" if it cannot be read).
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// The .mlir files of a folder, sorted.
+inline std::vector<std::string> mlir_files(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    if (entry.path().extension() == ".mlir") out.push_back(entry.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 /// Skips the rest of a test case (with a visible message) when the artifacts are absent.

@@ -39,11 +39,10 @@ RunResult<D> run_random(const D& d, const Module& m, int replicas, unsigned seed
 TEST_CASE("every artifact runs in f64 on random inputs", "[artifacts][slow]") {
   SHLO_REQUIRE_ARTIFACTS(dir);
   int ran = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.path().extension() != ".mlir") continue;
-    const std::string name = entry.path().filename().string();
+  for (const auto& path : mlir_files(dir)) {
+    const std::string name = std::filesystem::path(path).filename().string();
     INFO(name);
-    const Module m = parse_module_file(entry.path().string());
+    const Module m = parse_module_file(path);
     const int replicas = name.find("dp") != std::string::npos ? 2 : 1;
     // Small positive inputs: second moments and bias corrections must not be negative, and
     // the logits of eight layers of positive weights must not overflow exp (with inputs in

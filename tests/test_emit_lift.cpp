@@ -14,16 +14,10 @@
 #include "tests/support.hpp"
 
 using namespace shlo;
+using shlo::test::read_file;
 using namespace shlo::test;
 
 namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The instruction lines of an artifact between its first comment and the report-only comment
 // (or the return).
@@ -158,11 +152,10 @@ TEST_CASE("allReduceMeanF prints the all-reduce block, or nothing at R = 1", "[e
 TEST_CASE("emit(lift(text)) reproduces every artifact; the train steps lift to nodes", "[lift][artifacts]") {
   SHLO_REQUIRE_ARTIFACTS(dir);
   int files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.path().extension() != ".mlir") continue;
-    const std::string file = entry.path().filename().string();
+  for (const auto& path : mlir_files(dir)) {
+    const std::string file = std::filesystem::path(path).filename().string();
     INFO(file);
-    const std::string text = read_file(entry.path().string());
+    const std::string text = read_file(path);
     const Lifted lifted = lift(parse_module(text, file));
     CHECK(emit_render(lifted.render) == text);
     // Through JSON too, as `shlo lift` and `shlo emit` do.

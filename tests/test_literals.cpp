@@ -91,12 +91,8 @@ TEST_CASE("every literal form in the artifacts parses to its value", "[literal][
       {"1024.0", q(1024)}};
   std::set<std::string> seen;
   const std::regex dense(R"(dense<([^>\[]+)>)");
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.path().extension() != ".mlir") continue;
-    std::ifstream in(entry.path());
-    std::stringstream text;
-    text << in.rdbuf();
-    const std::string s = text.str();
+  for (const auto& path : shlo::test::mlir_files(dir)) {
+    const std::string s = shlo::test::read_file(path);
     for (std::sregex_iterator it(s.begin(), s.end(), dense), end; it != end; ++it) seen.insert((*it)[1]);
   }
   REQUIRE(seen.count("0xFF800000") == 1);

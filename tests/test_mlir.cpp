@@ -7,16 +7,10 @@
 #include "tests/support.hpp"
 
 using namespace shlo;
+using shlo::test::read_file;
 using shlo::test::module_text;
 
 namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The error message of parsing `text`, or "" if it parses.
 std::string error_of(const std::string& text) {
@@ -33,11 +27,10 @@ std::string error_of(const std::string& text) {
 TEST_CASE("every artifact parses, and printing reproduces it byte for byte", "[mlir][artifacts]") {
   SHLO_REQUIRE_ARTIFACTS(dir);
   int files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.path().extension() != ".mlir") continue;
-    INFO(entry.path().filename().string());
-    const std::string text = read_file(entry.path().string());
-    const Module m = parse_module(text, entry.path().string());
+  for (const auto& path : shlo::test::mlir_files(dir)) {
+    INFO(path);
+    const std::string text = read_file(path);
+    const Module m = parse_module(text, path);
     const std::string printed = print_module(m);
     CHECK(printed == text);
     CHECK(parse_module(printed) == m);  // parse(print(p)) == p
