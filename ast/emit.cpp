@@ -4,6 +4,8 @@
 
 namespace shlo {
 
+int g_fault_allreduce_divisor_offset = 0;
+
 std::string emit_tokens(std::int64_t batch, const std::vector<Token>& tokens, EmitState& state) {
   std::string out;
   for (const Token& t : tokens) {
@@ -33,7 +35,13 @@ std::string emit_tokens(std::int64_t batch, const std::vector<Token>& tokens, Em
       state.stack.pop_back();
     }
     for (int k = 0; k < tmpl.fresh_count; ++k) env.fresh.push_back("%v" + std::to_string(state.counter++));
-    out += expand(tmpl, env);
+    std::string text = expand(tmpl, env);
+    if (spec.arity == Arity::Family && g_fault_allreduce_divisor_offset != 0) {  // the mutation hook
+      const std::string good = "dense<" + std::to_string(t.replicas) + ".0>";
+      const std::string bad = "dense<" + std::to_string(t.replicas + g_fault_allreduce_divisor_offset) + ".0>";
+      text.replace(text.find(good), good.size(), bad);
+    }
+    out += text;
     state.stack.push_back(spec.arity == Arity::Family ? "%armean" + t.strings.at(0) : env.fresh.back());
   }
   return out;

@@ -10,6 +10,11 @@
 
 namespace shlo {
 
+/// A mutation hook for testing the tester: when nonzero, the all-reduce block divides by
+/// R + offset instead of R (the kind of printer bug the property suite must catch). Only the
+/// test suite sets it.
+extern int g_fault_allreduce_divisor_offset;
+
 struct EmitState {
   std::int64_t counter = 0;            // the next %v number
   std::vector<std::string> stack;      // operand names, top last

@@ -169,9 +169,17 @@ Lifted lift(const Module& m) {
     //    else is a named leaf.
     std::vector<ExprPtr> children(b.operands.size());
     std::optional<std::int64_t> start = b.fresh_start;
+    // Uses of a name inside this block (a template may read its operand twice, as
+    // softmaxDiv does); a child is absorbed only if nothing outside the block reads it.
+    auto uses_inside = [&](const std::string& name) {
+      int n = 0;
+      for (std::size_t c = 0; c < b.items; ++c)
+        for (const auto& o : std::get<Instruction>(f.body[b.first_item + c]).operands) n += o == name;
+      return n;
+    };
     for (std::size_t k = b.operands.size(); k-- > 0;) {
       const std::string& name = b.operands[k];
-      const bool adjacent = !stack.empty() && stack.back().result == name && uses[name] == 1 &&
+      const bool adjacent = !stack.empty() && stack.back().result == name && uses[name] == uses_inside(name) &&
                             (!start || !stack.back().fresh_end || *stack.back().fresh_end == *start);
       if (adjacent) {
         children[k] = stack.back().expr;

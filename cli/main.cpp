@@ -6,6 +6,7 @@
 
 #include "cli/calc.hpp"
 #include "cli/expr_cmds.hpp"
+#include "cli/prop_cmds.hpp"
 #include "cli/parse_cmd.hpp"
 #include "cli/run_cmd.hpp"
 
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
       "shlo"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "shlo-oracle 0.1.0");
+  shlo::cli::add_prop_commands(app);
   shlo::cli::add_parse_command(app);
   shlo::cli::add_run_command(app);
   shlo::cli::add_expr_commands(app);

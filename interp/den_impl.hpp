@@ -116,16 +116,15 @@ Vec<D> Denoter<D>::node(const Expr& e, const std::vector<Vec<D>>& k, const Site&
   // 3.3 activations and masks
   if (c == "reluF") return map(len, [&](std::size_t i) { return d.max(u()[i], num(0)); });
   if (c == "batchOp/relu") return map(len, [&](std::size_t i) { return gt0(u()[i]) ? u()[i] : num(0); });
+  // The masks compare field data (the saved pre-activation): decided on its exact rationals.
   if (c == "selectPos" || c == "selectPosB") {
-    const auto x = real(e, "x");
-    return map(len, [&](std::size_t i) { return gt0(x[i]) ? u()[i] : num(0); });
+    const auto& x = e.real("x");
+    return map(len, [&](std::size_t i) { return x[i] > 0 ? u()[i] : num(0); });
   }
   if (c == "relu6F") return map(len, [&](std::size_t i) { return d.min(d.max(u()[i], num(0)), num(6)); });
   if (c == "selectMid") {
-    const auto x = real(e, "x");
-    return map(len, [&](std::size_t i) {
-      return gt0(x[i]) && decide(d, CompareDirection::LT, x[i], num(6)) ? u()[i] : num(0);
-    });
+    const auto& x = e.real("x");
+    return map(len, [&](std::size_t i) { return x[i] > 0 && x[i] < 6 ? u()[i] : num(0); });
   }
   if (c == "sigmoidF") return map(len, [&](std::size_t i) { return d.logistic(u()[i]); });
   if (c == "geluF") {  // 1/2 u (1 + tanh(sqrt(2/pi) (u + 0.044715 u^3)))
@@ -149,7 +148,7 @@ Vec<D> Denoter<D>::node(const Expr& e, const std::vector<Vec<D>>& k, const Site&
   if (c == "flatConvF") return conv(d, real(e, "W"), real(e, "b"), u(), 0, conv_shape(e));
   if (c == "convBack") return conv_in(d, real(e, "W"), u(), 0, conv_shape(e));
   if (c == "maxPoolF") return pool(d, u(), 0, n("c"), n("h"), n("w"));
-  if (c == "maxPoolBack") return pool_back(d, real(e, "x"), 0, u(), 0, n("c"), n("h"), n("w"));
+  if (c == "maxPoolBack") return pool_back(d, e.real("x"), 0, u(), 0, n("c"), n("h"), n("w"));
   // 3.5 fused SGD and 3.6 parameter gradients
   if (c == "weightSgd" || c == "weightGrad") {  // W[i,j] - lr x[i] u[j]  /  x[i] u[j]
     const auto x = real(e, "x");
@@ -311,7 +310,7 @@ Vec<D> Denoter<D>::node(const Expr& e, const std::vector<Vec<D>>& k, const Site&
       if (c == "batchOp/conv") part = conv(d, real(e, "W"), real(e, "bias"), u(), ex * per_in, conv_shape(e));
       else if (c == "convBackBatched") part = conv_in(d, real(e, "W"), u(), ex * per_in, conv_shape(e));
       else if (c == "batchOp/maxPool") part = pool(d, u(), ex * per_in, n("c"), n("h"), n("w"));
-      else part = pool_back(d, real(e, "x"), ex * 4 * per_in, u(), ex * per_in, n("c"), n("h"), n("w"));
+      else part = pool_back(d, e.real("x"), ex * 4 * per_in, u(), ex * per_in, n("c"), n("h"), n("w"));
       y.insert(y.end(), part.begin(), part.end());
     }
     return y;

@@ -134,21 +134,20 @@ Vec<D> pool(const D& d, const Vec<D>& X, std::int64_t base, std::int64_t c, std:
 }
 
 /// poolBack(X,D)[c,r,s] = D[c, r/2, s/2] if X[c,r,s] is a maximum of its window (every tied
-/// maximum receives D), else 0.
+/// maximum receives D), else 0. X is a field (data), so the comparisons are decided exactly
+/// on its rationals, never on an enclosure.
 template <class D>
-Vec<D> pool_back(const D& d, const Vec<D>& X, std::int64_t xbase, const Vec<D>& Dy, std::int64_t dbase, std::int64_t c,
+Vec<D> pool_back(const D& d, const std::vector<Rational>& X, std::int64_t xbase, const Vec<D>& Dy, std::int64_t dbase, std::int64_t c,
                  std::int64_t h, std::int64_t w) {
   Vec<D> y;
   for (std::int64_t ch = 0; ch < c; ++ch)
     for (std::int64_t r = 0; r < 2 * h; ++r)
       for (std::int64_t s = 0; s < 2 * w; ++s) {
-        const auto& v = X[static_cast<std::size_t>(xbase + (ch * 2 * h + r) * 2 * w + s)];
+        const Rational& v = X[static_cast<std::size_t>(xbase + (ch * 2 * h + r) * 2 * w + s)];
         bool is_max = true;
         for (std::int64_t a = 0; a < 2; ++a)
-          for (std::int64_t b = 0; b < 2; ++b) {
-            const auto& u = X[static_cast<std::size_t>(xbase + (ch * 2 * h + 2 * (r / 2) + a) * 2 * w + 2 * (s / 2) + b)];
-            is_max = is_max && decide(d, CompareDirection::GE, v, u);
-          }
+          for (std::int64_t b = 0; b < 2; ++b)
+            is_max = is_max && v >= X[static_cast<std::size_t>(xbase + (ch * 2 * h + 2 * (r / 2) + a) * 2 * w + 2 * (s / 2) + b)];
         y.push_back(is_max ? Dy[static_cast<std::size_t>(dbase + (ch * h + r / 2) * w + s / 2)] : zero(d));
       }
   return y;

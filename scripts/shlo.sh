@@ -18,10 +18,6 @@ if [ "$what" = test ]; then
   cd "$build"
   ctest --output-on-failure -j "$jobs"
 else
-  # The main job. For now: the command's help and a smoke run of every domain.
-  "$build/shlo" --help
-  echo
-  echo "== smoke: exp(1/2) and 0.1 + 0.2 in every domain =="
-  "$build/shlo" calc exp 1/2 --domain all
-  "$build/shlo" calc add 0.1 0.2 --domain all
+  # The main job: the property suite on its default budget (about a minute).
+  "$build/shlo" prop --time "${SHLO_PROP_TIME:-60}"
 fi

@@ -1,0 +1,353 @@
+// The property catalogue.
+#include <rapidcheck.h>
+
+#include "ast/emit.hpp"
+#include "ast/expr_json.hpp"
+#include "ast/lift.hpp"
+#include "ast/mlir_parse.hpp"
+#include "ast/mlir_print.hpp"
+#include "ast/skel.hpp"
+#include "fuzz/gen.hpp"
+#include "fuzz/property.hpp"
+#include "interp/den.hpp"
+#include "oracle/agree.hpp"
+#include "oracle/text_case.hpp"
+#include "oracle/theorems/theorems.hpp"
+
+namespace shlo::fuzz {
+
+using nlohmann::json;
+
+nlohmann::json instance_to_json(const Instance& i) {
+  json j = {{"data", i.data}};
+  if (i.expr) j["expr"] = expr_to_json(*i.expr);
+  return j;
+}
+
+Instance instance_from_json(const nlohmann::json& j) {
+  Instance i;
+  if (j.contains("expr")) i.expr = expr_from_json(j["expr"], "/instance/expr");
+  if (j.contains("data")) i.data = j["data"];
+  return i;
+}
+
+namespace {
+
+Verdict from(const theorems::Result& r) { return r.holds ? Verdict::pass() : Verdict::fail(r.detail); }
+
+rc::Gen<Instance> of_expr(rc::Gen<ExprPtr> g) {
+  return rc::gen::map(std::move(g), [](ExprPtr e) { return Instance{std::move(e), json::object()}; });
+}
+
+rc::Gen<std::vector<Rational>> rationals(std::size_t n) {
+  return rc::gen::container<std::vector<Rational>>(
+      n, rc::gen::map(rc::gen::pair(rc::gen::inRange(-9, 10), rc::gen::element(1, 2, 3)),
+                      [](const std::pair<int, int>& p) { return Rational(p.first) / Rational(p.second); }));
+}
+
+json to_json(const std::vector<Rational>& v) {
+  json a = json::array();
+  for (const auto& q : v) a.push_back(q.str());
+  return a;
+}
+
+std::vector<Rational> from_json(const json& a) {
+  std::vector<Rational> v;
+  for (const auto& s : a) v.push_back(parse_literal(s.get<std::string>()).value);
+  return v;
+}
+
+// --- text ---------------------------------------------------------------------------------
+Verdict text_round_trip(const Instance& i, bool broken) {
+  std::string text = text_case(*i.expr).text;
+  if (broken) {  // control: the first result type loses a dimension
+    const auto at = text.find("    %v0 = ");
+    const auto t = text.find("tensor<1x", at);
+    if (t != std::string::npos) text.replace(t, 9, "tensor<");
+  }
+  try {
+    const Module m = parse_module(text, "emitted.mlir");
+    if (print_module(m) != text) return Verdict::fail("print(parse(emit(e))) differs from emit(e)");
+  } catch (const ParseError& e) {
+    return Verdict::fail(std::string("emit(e) does not parse: ") + e.what());
+  }
+  return Verdict::pass();
+}
+
+// --- skeleton -------------------------------------------------------------------------------
+// The lifter cannot see fields the text does not print (SHLO_SEMANTICS.md 4.4 (c)); they are
+// compared as 0.
+Skel without_unprinted(Skel s) {
+  if (s.token.kind == "convBiasGrad" || s.token.kind == "convBiasSgd") {
+    const CtorSpec& c = token_spec(s.token);
+    for (std::size_t k = 0; k < c.skel_nats.size(); ++k) {
+      const std::string n = c.skel_nats[k];
+      if (n == "ic" || n == "kH" || n == "kW") s.token.nats[k] = 0;
+    }
+  }
+  for (auto& child : s.children) child = without_unprinted(child);
+  return s;
+}
+
+Verdict skeleton_lift(const Instance& i, bool broken) {
+  std::string text = text_case(*i.expr).text;
+  if (broken) {  // control: one instruction changes its op
+    const auto at = text.rfind("stablehlo.");
+    text.replace(at, 10, "stablehlo.");
+    const auto op = text.find(' ', at);
+    const std::string name = text.substr(at + 10, op - at - 10);
+    if (name == "add") text.replace(at + 10, 3, "subtract");
+    else if (name == "subtract") text.replace(at + 10, 8, "add");
+    else if (name == "multiply") text.replace(at + 10, 8, "divide");
+    else if (name == "divide") text.replace(at + 10, 6, "multiply");
+    else if (name == "maximum") text.replace(at + 10, 7, "minimum");
+    else text.replace(at + 10, name.size(), name == "exponential" ? "logistic" : "exponential");
+  }
+  Module m;
+  try {
+    m = parse_module(text, "emitted.mlir");
+  } catch (const ParseError& e) {
+    return Verdict::fail(e.what());
+  }
+  const Lifted l = lift(m);
+  if (l.report.verbatim != 0) return Verdict::fail(std::to_string(l.report.verbatim) + " instruction lines stayed verbatim");
+  if (l.render.items.size() != 1) return Verdict::fail("the text lifted to " + std::to_string(l.render.items.size()) + " items, not one tree");
+  const Skel got = skel(*l.render.items[0].expr), want = without_unprinted(skel(*i.expr));
+  if (!(got == want)) return Verdict::fail("lift(parse(emit(e))) is not skel(e)");
+  const auto tokens = to_tokens(want);
+  if (!(parse_tokens(tokens) == want)) return Verdict::fail("the token round trip fails");
+  return Verdict::pass();
+}
+
+// --- meaning --------------------------------------------------------------------------------
+Verdict meaning(const Instance& i, bool perturb) {
+  const Agreement a = den_agrees_with_text(*i.expr, perturb);
+  if (!a.comparable) return Verdict::discard("den raised " + a.detail);
+  if (!a.agree) return Verdict::fail("in " + a.domain + ": " + a.detail);
+  return Verdict::pass();
+}
+
+// --- domains --------------------------------------------------------------------------------
+Verdict interval_encloses_exact(const Instance& i, bool shrink) {
+  const TextCase tc = text_case(*i.expr);
+  const int p = i.data.value("precision", 53);
+  std::vector<std::vector<std::string>> exact, enclosure;
+  try {
+    exact = run_text_case(tc, "exact");
+  } catch (const std::exception& e) {
+    return Verdict::discard(std::string("exact run: ") + e.what());
+  }
+  enclosure = run_text_case(tc, "interval:" + std::to_string(p));
+  for (std::size_t r = 0; r < exact.size(); ++r)
+    for (std::size_t k = 0; k < exact[r].size(); ++k) {
+      std::string box = enclosure[r][k];
+      if (shrink) {  // control: the enclosure collapsed to its lower end
+        const auto comma = box.find(',');
+        box = box.substr(0, comma) + "," + box.substr(1, comma - 1) + "]";
+      }
+      if (!interval_contains(box, exact[r][k], p))
+        return Verdict::fail("element " + std::to_string(k) + ": " + box + " does not contain " + exact[r][k]);
+    }
+  return Verdict::pass();
+}
+
+Verdict mpfr_in_interval(const Instance& i, bool coarse) {
+  const TextCase tc = text_case(*i.expr);
+  const int p = i.data.value("precision", 53);
+  const auto point = run_text_case(tc, "mpfr:" + std::to_string(coarse ? p / 4 : p));
+  const auto enclosure = run_text_case(tc, "interval:" + std::to_string(p));
+  for (std::size_t r = 0; r < point.size(); ++r)
+    for (std::size_t k = 0; k < point[r].size(); ++k) {
+      if (point[r][k] == "nan") return Verdict::discard("nan");
+      if (!interval_contains_point(enclosure[r][k], point[r][k], p))
+        return Verdict::fail("element " + std::to_string(k) + ": mpfr " + point[r][k] + " outside " + enclosure[r][k]);
+    }
+  return Verdict::pass();
+}
+
+rc::Gen<Instance> with_precision(rc::Gen<ExprPtr> g) {
+  return rc::gen::exec([g] {
+    Instance i{*g, json::object()};
+    i.data["precision"] = *rc::gen::element(24, 53, 113);
+    return i;
+  });
+}
+
+// --- theorems -------------------------------------------------------------------------------
+const Expr& family_in(const Expr& e) {
+  if (e.spec->arity == Arity::Family) return e;
+  for (const auto& c : e.children)
+    if (c->spec->arity != Arity::Leaf) return family_in(*c);
+  throw ExprError("no allReduceMeanF in the instance");
+}
+
+rc::Gen<Instance> family_only() {
+  return rc::gen::map(gen_family(true), [](ExprPtr e) {
+    return Instance{std::make_shared<const Expr>(family_in(*e)), json::object()};
+  });
+}
+
+rc::Gen<Instance> shard_instance() {
+  return rc::gen::exec([] {
+    const auto R = *rc::gen::inRange<std::int64_t>(1, 5), N = *rc::gen::inRange<std::int64_t>(1, 4),
+               a = *rc::gen::inRange<std::int64_t>(1, 4), c = *rc::gen::inRange<std::int64_t>(1, 4);
+    Instance i;
+    i.data = {{"R", R}, {"N", N}, {"a", a}, {"c", c}, {"X", to_json(*rationals(static_cast<std::size_t>(R * N * a)))},
+              {"U", to_json(*rationals(static_cast<std::size_t>(R * N * c)))}};
+    return i;
+  });
+}
+
+Verdict shard(const Instance& i, bool drop) {
+  const auto& d = i.data;
+  return from(theorems::shard_gradient(d["R"], d["N"], d["a"], d["c"], from_json(d["X"]), from_json(d["U"]), drop));
+}
+
+rc::Gen<Instance> bn_instance() {
+  return rc::gen::exec([] {
+    Instance i;
+    json shards = json::array();
+    const int R = *rc::gen::inRange(1, 5), N = *rc::gen::inRange(1, 4);  // R shards of N examples
+    for (int r = 0; r < R; ++r) shards.push_back(to_json(*rationals(static_cast<std::size_t>(N))));
+    i.data = {{"shards", shards}};
+    return i;
+  });
+}
+
+Verdict bn_gap(const Instance& i, bool merge) {
+  std::vector<std::vector<Rational>> shards;
+  for (const auto& s : i.data["shards"]) shards.push_back(from_json(s));
+  if (merge) {  // control: DP = global is claimed, i.e. the gap is asserted to be 0
+    Rational mean_gap = 0;
+    const auto res = theorems::batch_bn_gap(shards);
+    if (!res.holds) return from(res);
+    // With two or more shards of different means the gap is not 0; claim it is.
+    std::vector<Rational> means;
+    for (const auto& s : shards) {
+      Rational m = 0;
+      for (const auto& x : s) m += x;
+      means.push_back(m / Rational(static_cast<long>(s.size())));
+    }
+    for (const auto& m : means) mean_gap += (m - means[0]) * (m - means[0]);
+    return mean_gap == 0 ? Verdict::pass() : Verdict::fail("DP differs from the global-batch gradient (the counterexample)");
+  }
+  return from(theorems::batch_bn_gap(shards));
+}
+
+rc::Gen<Instance> loss_instance() {
+  return rc::gen::exec([] {
+    const auto R = *rc::gen::inRange<std::int64_t>(1, 5), m = *rc::gen::inRange<std::int64_t>(1, 4), n = *rc::gen::inRange<std::int64_t>(1, 4);
+    json xs = json::array(), ys = json::array();
+    for (std::int64_t r = 0; r < R; ++r) {
+      xs.push_back(to_json(*rationals(static_cast<std::size_t>(m))));
+      ys.push_back(to_json(*rationals(static_cast<std::size_t>(n))));
+    }
+    Instance i;
+    i.data = {{"m", m}, {"n", n}, {"xs", xs}, {"ys", ys}, {"W", to_json(*rationals(static_cast<std::size_t>(m * n)))}};
+    return i;
+  });
+}
+
+Verdict loss_gradient(const Instance& i, bool sum) {
+  std::vector<std::vector<Rational>> xs, ys;
+  for (const auto& x : i.data["xs"]) xs.push_back(from_json(x));
+  for (const auto& y : i.data["ys"]) ys.push_back(from_json(y));
+  return from(theorems::mean_loss_gradient(xs, ys, from_json(i.data["W"]), i.data["m"], i.data["n"], sum));
+}
+
+rc::Gen<Instance> tail_instance(const std::string& optimizer) {
+  return rc::gen::exec([optimizer] {
+    Instance i = *family_only();
+    const auto n = static_cast<std::size_t>(i.expr->length());
+    auto pick = [](std::initializer_list<Rational> l) { return *rc::gen::elementOf(std::vector<Rational>(l)); };
+    std::vector<Rational> hyper;
+    if (optimizer == "adamw")
+      hyper = {pick({Rational(9, 10), Rational(1, 2)}), pick({Rational(999, 1000), Rational(3, 4)}), pick({Rational(1, 100000000), Rational(1, 10)}),
+               pick({Rational(1, 1000), Rational(1, 2)}), pick({Rational(0), Rational(1, 10000)}), pick({Rational(1, 10), Rational(1)}),
+               pick({Rational(1, 1000), Rational(1)})};
+    else
+      hyper = {pick({Rational(9, 10), Rational(1, 2)}), pick({Rational(1, 10), Rational(1)})};
+    auto v = *rationals(n);
+    for (auto& x : v) x = x < 0 ? Rational(-x) : x;
+    i.data = {{"optimizer", optimizer}, {"hyper", to_json(hyper)}, {"theta", to_json(*rationals(n))}, {"m", to_json(*rationals(n))},
+              {"v", to_json(v)}};
+    return i;
+  });
+}
+
+Verdict tail(const Instance& i, bool wrong) {
+  const auto& d = i.data;
+  return from(theorems::optimizer_tail(*i.expr, d["optimizer"], from_json(d["hyper"]), from_json(d["theta"]), from_json(d["m"]),
+                                       from_json(d["v"]), wrong));
+}
+
+std::vector<Property> make_catalogue() {
+  auto expr_rational = [] { return of_expr(gen_expr(false)); };
+  auto expr_any = [] { return of_expr(gen_expr(true)); };
+  return {
+      {"text.round_trip", "emit(e) parses and verifies, and print(parse(emit(e))) == emit(e)", "", expr_any,
+       [](const Instance& i) { return text_round_trip(i, false); }, [](const Instance& i) { return text_round_trip(i, true); }},
+      {"skeleton.lift", "lift(parse(emit(e))) == skel(e) (unprinted fields as 0), and parse(toToks(skel e)) == skel e",
+       "roundtrip", expr_any, [](const Instance& i) { return skeleton_lift(i, false); },
+       [](const Instance& i) { return skeleton_lift(i, true); }},
+      {"meaning.den_equals_text", "den(e) == run(parse(emit(e))): exactly in exact, overlapping in interval:256", "", expr_any,
+       [](const Instance& i) { return meaning(i, false); }, [](const Instance& i) { return meaning(i, true); }},
+      {"meaning.replicas", "on an SPMD family (R = 1..8, optimizer tail), den == the emitted program on R replicas", "",
+       [] { return of_expr(gen_family(false)); }, [](const Instance& i) { return meaning(i, false); },
+       [](const Instance& i) { return meaning(i, true); }},
+      {"domains.interval_encloses_exact", "interval:P (P = 24, 53, 113) encloses the exact run of a rational program", "",
+       [] { return with_precision(gen_expr(false)); }, [](const Instance& i) { return interval_encloses_exact(i, false); },
+       [](const Instance& i) { return interval_encloses_exact(i, true); }},
+      {"domains.mpfr_in_interval", "the mpfr:P run of a program lies inside the interval:P run", "",
+       [] { return with_precision(gen_expr(true)); }, [](const Instance& i) { return mpfr_in_interval(i, false); },
+       [](const Instance& i) { return mpfr_in_interval(i, true); }},
+      {"theorem.dp_mean", "den(allReduceMeanF(g)) = dpMean(r -> den g_r), and so does the emitted all_reduce program",
+       "den_allReduceMeanF_eq_dpMean", family_only, [](const Instance& i) { return from(theorems::dp_mean(*i.expr)); },
+       [](const Instance& i) { return from(theorems::dp_mean(*i.expr, true)); }},
+      {"theorem.spmd_skeleton", "under SPMD, skel(node) is each replica's and the printed text does not depend on r",
+       "skel_allReduceMeanF_of_spmd", family_only, [](const Instance& i) { return from(theorems::spmd_skeleton(*i.expr)); },
+       [](const Instance& i) {  // control: one more replica whose subtree is scaled
+         Expr broken = *i.expr;
+         const ExprPtr last = broken.children.back();
+         Expr scaled;
+         scaled.spec = find_constructor("scaleF");
+         scaled.nats = {{"n", last->length()}};
+         scaled.strings = {{"sStr", "0.5"}};
+         scaled.reals = {{"s", {Rational(1, 2)}}};
+         scaled.children = {last};
+         broken.children.push_back(make_expr(std::move(scaled)));
+         broken.replicas += 1;
+         return from(theorems::spmd_skeleton(*make_expr(std::move(broken))));
+       }},
+      {"theorem.mean_loss_gradient", "the all-reduced node of per-replica loss gradients is the gradient of the mean loss (dual numbers)",
+       "den_allReduceMeanF_eq_lossGrad_meanLoss", loss_instance, [](const Instance& i) { return loss_gradient(i, false); },
+       [](const Instance& i) { return loss_gradient(i, true); }},
+      {"theorem.shard_gradient", "the replica mean of per-replica batch-summed dense and conv weight gradients is the global-batch gradient / R",
+       "dpMeanGrad_eq_globalBatchGrad_of_perExample", shard_instance, [](const Instance& i) { return shard(i, false); },
+       [](const Instance& i) { return shard(i, true); }},
+      {"theorem.batch_bn_counterexample", "with batch-coupled statistics DP - global = Var_r(shard means) (witness {0},{2}: 2 vs 1)",
+       "dpMeanGrad_ne_globalBatchGrad", bn_instance, [](const Instance& i) { return bn_gap(i, false); },
+       [](const Instance& i) { return bn_gap(i, true); }},
+      {"theorem.adamw_tail", "the AdamW nodes at the all-reduced node equal adamWStep at dpMean", "adamW_at_allReduceMeanF",
+       [] { return tail_instance("adamw"); }, [](const Instance& i) { return tail(i, false); },
+       [](const Instance& i) { return tail(i, true); }},
+      {"theorem.momentum_tail", "the Nesterov nodes at the all-reduced node equal momStep at dpMean", "adamW_at_allReduceMeanF (momentum)",
+       [] { return tail_instance("momentum"); }, [](const Instance& i) { return tail(i, false); },
+       [](const Instance& i) { return tail(i, true); }},
+  };
+}
+
+}  // namespace
+
+const std::vector<Property>& catalogue() {
+  static const std::vector<Property> c = make_catalogue();
+  return c;
+}
+
+const Property* find_property(const std::string& name) {
+  for (const auto& p : catalogue())
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+}  // namespace shlo::fuzz

@@ -1,0 +1,293 @@
+#include "fuzz/gen.hpp"
+
+#include <cctype>
+#include <mutex>
+
+#include "ast/emit.hpp"
+
+namespace shlo::fuzz {
+
+namespace {
+
+std::mutex discard_mutex;
+std::map<std::string, std::int64_t> discard_counts;
+
+struct Layout {
+  std::int64_t width;
+  std::int64_t c = 0, h = 0, w = 0;  // CHW reading, when the value is an image
+  bool image() const { return c > 0; }
+};
+
+struct Names {
+  int next = 0;
+  std::string fresh(const char* prefix) { return std::string("%") + prefix + std::to_string(next++); }
+};
+
+ExprPtr plan(const char* ctor, std::map<std::string, std::int64_t> nats, std::vector<ExprPtr> kids,
+             std::map<std::string, std::string> strings = {}, std::vector<std::int64_t> ds = {}, std::int64_t R = 0) {
+  Expr e;
+  e.spec = find_constructor(ctor);
+  e.nats = std::move(nats);
+  e.strings = std::move(strings);
+  e.children = std::move(kids);
+  e.ds = std::move(ds);
+  e.replicas = R;
+  return make_expr(std::move(e), false);
+}
+
+ExprPtr leaf(Names& n, std::int64_t width) { return plan("operand", {{"n", width}}, {}, {{"name", n.fresh("a")}}); }
+
+// Decimal literals that are exact rationals (the text's literal and den's value agree).
+const std::vector<std::string> kScales = {"0.5", "-2.0", "0.25", "1.5", "3.0", "-0.75"};
+
+struct Step {
+  ExprPtr e;
+  Layout layout;
+};
+
+// One activation constructor on top of `in`.
+Step grow(Names& names, Step in, bool transcendental) {
+  std::vector<std::string> ops = {"dotIn", "dotOut", "addBcast", "sub", "scaleF", "reluF", "selectPos", "relu6F", "selectMid",
+                                  "softmaxDiv"};
+  if (transcendental) {
+    ops.push_back("expe");
+    ops.push_back("sigmoidF");
+  }
+  if (in.layout.image()) {
+    ops.push_back("flatConvF");
+    ops.push_back("convBack");
+    ops.push_back("maxPoolBack");
+    if (in.layout.h % 2 == 0 && in.layout.w % 2 == 0) ops.push_back("maxPoolF");
+  }
+  const std::string op = *rc::gen::elementOf(ops);
+  const std::int64_t n = in.layout.width;
+  if (op == "dotIn") {
+    const std::int64_t m2 = *rc::gen::inRange<std::int64_t>(1, 5);
+    return {plan("dotIn", {{"m", n}, {"n", m2}}, {in.e}, {{"wName", names.fresh("w")}}), {m2}};
+  }
+  if (op == "dotOut") {
+    const std::int64_t m2 = *rc::gen::inRange<std::int64_t>(1, 5);
+    return {plan("dotOut", {{"m", m2}, {"n", n}}, {in.e}, {{"wName", names.fresh("w")}}), {m2}};
+  }
+  if (op == "addBcast") return {plan("addBcast", {{"n", n}}, {in.e}, {{"bName", names.fresh("b")}}), in.layout};
+  if (op == "sub") {
+    const bool left = *rc::gen::arbitrary<bool>();
+    ExprPtr other = leaf(names, n);
+    return {plan("sub", {{"n", n}}, left ? std::vector<ExprPtr>{in.e, other} : std::vector<ExprPtr>{other, in.e}), in.layout};
+  }
+  if (op == "scaleF") return {plan("scaleF", {{"n", n}}, {in.e}, {{"sStr", *rc::gen::elementOf(kScales)}}), in.layout};
+  if (op == "selectPos" || op == "selectMid") return {plan(op.c_str(), {{"n", n}}, {in.e}, {{"xName", names.fresh("x")}}), in.layout};
+  if (op == "flatConvF" || op == "convBack") {
+    const std::int64_t k = *rc::gen::element<std::int64_t>(1, 3);  // odd kernels (section 7.2)
+    const std::int64_t other = *rc::gen::inRange<std::int64_t>(1, 3);
+    const Layout L = in.layout;
+    const std::int64_t ic = op == "flatConvF" ? L.c : other, oc = op == "flatConvF" ? other : L.c;
+    std::map<std::string, std::int64_t> nats = {{"ic", ic}, {"oc", oc}, {"h", L.h}, {"w", L.w}, {"kH", k}, {"kW", k}};
+    std::map<std::string, std::string> s = {{"wName", names.fresh("w")}};
+    if (op == "flatConvF") s["bName"] = names.fresh("b");
+    const std::int64_t out_c = op == "flatConvF" ? oc : ic;
+    return {plan(op.c_str(), nats, {in.e}, s), {out_c * L.h * L.w, out_c, L.h, L.w}};
+  }
+  if (op == "maxPoolF") {
+    const Layout L = in.layout;
+    return {plan("maxPoolF", {{"c", L.c}, {"h", L.h / 2}, {"w", L.w / 2}}, {in.e}), {L.c * L.h * L.w / 4, L.c, L.h / 2, L.w / 2}};
+  }
+  if (op == "maxPoolBack") {
+    const Layout L = in.layout;
+    return {plan("maxPoolBack", {{"c", L.c}, {"h", L.h}, {"w", L.w}}, {in.e}, {{"xName", names.fresh("x")}}),
+            {L.c * L.h * L.w * 4, L.c, 2 * L.h, 2 * L.w}};
+  }
+  return {plan(op.c_str(), {{"n", n}}, {in.e}), in.layout};
+}
+
+Step activation(Names& names, bool transcendental) {
+  Layout start;
+  if (*rc::gen::arbitrary<bool>()) {
+    const std::int64_t c = *rc::gen::inRange<std::int64_t>(1, 3), h = *rc::gen::element<std::int64_t>(1, 2),
+                       w = *rc::gen::element<std::int64_t>(1, 2);
+    start = {c * h * w, c, h, w};
+  } else {
+    start = {*rc::gen::inRange<std::int64_t>(1, 5)};
+  }
+  Step s{leaf(names, start.width), start};
+  const int depth = *rc::gen::inRange(0, 4);
+  for (int i = 0; i < depth; ++i) s = grow(names, s, transcendental);
+  return s;
+}
+
+// A parameter gradient or SGD update on top of an activation (batch 1).
+Step parameter(Names& names, Step s) {
+  std::vector<std::string> ops = {"none", "weightGrad", "weightSgd", "biasGrad", "biasSgd"};
+  if (s.layout.image()) {
+    ops.push_back("convWeightGrad");
+    ops.push_back("convBiasGrad");
+    ops.push_back("convWeightSgd");
+    ops.push_back("convBiasSgd");
+  }
+  const std::string op = *rc::gen::elementOf(ops);
+  const std::int64_t n = s.layout.width;
+  const std::string lr = *rc::gen::elementOf(kScales);
+  if (op == "none") return s;
+  if (op == "weightGrad" || op == "weightSgd") {
+    const std::int64_t m = *rc::gen::inRange<std::int64_t>(1, 4);
+    std::map<std::string, std::string> str = {{"xName", names.fresh("x")}};
+    if (op == "weightSgd") {
+      str["wName"] = names.fresh("w");
+      str["lrStr"] = lr;
+    }
+    return {plan(op.c_str(), {{"m", m}, {"n", n}}, {s.e}, str), {m * n}};
+  }
+  if (op == "biasGrad") return {plan("biasGrad", {{"n", n}}, {s.e}), {n}};
+  if (op == "biasSgd") return {plan("biasSgd", {{"n", n}}, {s.e}, {{"bName", names.fresh("b")}, {"lrStr", lr}}), {n}};
+  const Layout L = s.layout;  // the cotangent is the conv output (oc = L.c)
+  const std::int64_t ic = *rc::gen::inRange<std::int64_t>(1, 3), k = *rc::gen::element<std::int64_t>(1, 3);
+  std::map<std::string, std::int64_t> nats = {{"ic", ic}, {"oc", L.c}, {"h", L.h}, {"w", L.w}, {"kH", k}, {"kW", k}};
+  if (op == "convWeightGrad") return {plan(op.c_str(), nats, {s.e}, {{"xName", names.fresh("x")}}), {L.c * ic * k * k}};
+  if (op == "convWeightSgd")
+    return {plan(op.c_str(), nats, {s.e}, {{"xName", names.fresh("x")}, {"wName", names.fresh("w")}, {"lrStr", lr}}), {L.c * ic * k * k}};
+  if (op == "convBiasGrad") return {plan(op.c_str(), nats, {s.e}), {L.c}};
+  return {plan("convBiasSgd", nats, {s.e}, {{"bName", names.fresh("b")}, {"lrStr", lr}}), {L.c}};
+}
+
+// The shape the text gives a value (batch 1): the parameter shape `ds` of a node above it.
+std::vector<std::int64_t> printed_shape(const ExprPtr& e) {
+  std::int64_t counter = 0;
+  const std::string text = emit(1, *e, counter).text;
+  std::vector<std::int64_t> dims;
+  const auto at = text.rfind("tensor<");
+  if (at == std::string::npos) return {e->length()};  // a leaf prints nothing
+  std::size_t i = at + 7;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+    std::size_t j = i;
+    while (std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
+    dims.push_back(std::stoll(text.substr(i, j - i)));
+    i = j + 1;  // past 'x'
+  }
+  return dims;
+}
+
+// An optimizer node on a parameter-shaped gradient.
+ExprPtr optimizer(Names& names, ExprPtr g, bool rational) {
+  std::vector<std::string> ops = {"sgdParamF", "momVNextF", "momParamF", "adamMNextF", "adamVNextF"};
+  if (!rational) ops.push_back("adamWParamF");
+  const std::string op = *rc::gen::elementOf(ops);
+  const std::vector<std::int64_t> ds = printed_shape(g);
+  std::map<std::string, std::string> s;
+  for (const char* f : find_constructor(op)->strings) s[f] = names.fresh("h");
+  return plan(op.c_str(), {}, {std::move(g)}, s, ds);
+}
+
+rc::Gen<Rational> small_rational() {
+  return rc::gen::map(rc::gen::pair(rc::gen::inRange(-12, 13), rc::gen::element(1, 1, 2, 3, 4, 8)),
+                      [](const std::pair<int, int>& p) { return Rational(p.first) / Rational(p.second); });
+}
+
+// Values for one field of a node.
+std::vector<Rational> field_values(const Expr& e, const RealField& f) {
+  const std::string c = e.spec->name, name = f.name;
+  const auto len = static_cast<std::size_t>(eval_length(f.length, e.nats));
+  if (name == "s") return {parse_literal(e.string("sStr")).value};
+  if (name == "lr" && e.strings.count("lrStr")) return {parse_literal(e.string("lrStr")).value};
+  if (name == "beta1" || name == "beta2" || name == "mu")
+    return {*rc::gen::element(Rational(1, 2), Rational(9, 10), Rational(3, 4))};
+  if (name == "bc1" || name == "bc2") return {*rc::gen::element(Rational(1), Rational(1, 2), Rational(1, 4))};
+  if (name == "eps") return {*rc::gen::element(Rational(1, 100), Rational(1, 10))};
+  if (name == "wd") return {*rc::gen::element(Rational(0), Rational(1, 10))};
+  if (name == "lr") return {*rc::gen::element(Rational(1, 10), Rational(1, 2), Rational(2))};
+  std::vector<Rational> v;
+  for (std::size_t i = 0; i < len; ++i) {
+    Rational q = *small_rational();
+    if (c == "maxPoolBack" && name == "x") q += Rational(101 * static_cast<long>(i));  // distinct: no ties
+    if (name == "v" && c.rfind("adam", 0) == 0 && q < 0) q = -q;  // second moments are not negative
+    v.push_back(q);
+  }
+  return v;
+}
+
+ExprPtr fill(const ExprPtr& p) {
+  Expr e = *p;
+  std::vector<ExprPtr> kids;
+  for (const auto& k : p->children) kids.push_back(fill(k));
+  e.children = std::move(kids);
+  e.reals.clear();
+  for (const auto& f : p->spec->reals) e.reals[f.name] = field_values(e, f);
+  return make_expr(std::move(e));
+}
+
+ExprPtr family_of(Names& names, ExprPtr child_plan, std::int64_t R, bool rational_tail, bool spmd) {
+  std::vector<ExprPtr> kids;
+  for (std::int64_t r = 0; r < R; ++r) {
+    ExprPtr p = child_plan;
+    if (!spmd && r == R - 1) p = plan("scaleF", {{"n", child_plan->length()}}, {child_plan}, {{"sStr", "0.5"}});
+    kids.push_back(*gen_values(p));
+  }
+  Expr e;
+  e.spec = find_constructor("allReduceMeanF");
+  e.strings = {{"t", names.fresh("g").substr(1)}};
+  e.ds = printed_shape(child_plan);
+  e.replicas = R;
+  e.children = kids;
+  ExprPtr fam = make_expr(std::move(e));
+  if (!*rc::gen::arbitrary<bool>()) return fam;
+  // An optimizer tail over the all-reduced gradient (values shared by all replicas).
+  ExprPtr tail_plan = optimizer(names, fam, rational_tail);
+  Expr t = *fill(tail_plan);
+  t.children = {fam};
+  return make_expr(std::move(t));
+}
+
+}  // namespace
+
+void count_discard(const std::string& reason) {
+  std::lock_guard<std::mutex> lock(discard_mutex);
+  ++discard_counts[reason];
+}
+std::map<std::string, std::int64_t> discards() {
+  std::lock_guard<std::mutex> lock(discard_mutex);
+  return discard_counts;
+}
+void reset_discards() {
+  std::lock_guard<std::mutex> lock(discard_mutex);
+  discard_counts.clear();
+}
+
+rc::Gen<ExprPtr> gen_plan(bool allow_transcendental) {
+  return rc::gen::exec([allow_transcendental] {
+    Names names;
+    Step s = parameter(names, activation(names, allow_transcendental));
+    if (s.e->spec->arity == Arity::Leaf) s = grow(names, s, allow_transcendental);  // something to print
+    if (*rc::gen::inRange(0, 4) == 0) return optimizer(names, s.e, !allow_transcendental);
+    return s.e;
+  });
+}
+
+rc::Gen<ExprPtr> gen_values(const ExprPtr& plan_) {
+  return rc::gen::exec([plan_] { return fill(plan_); });
+}
+
+rc::Gen<ExprPtr> gen_expr(bool allow_transcendental) {
+  return rc::gen::exec([allow_transcendental] { return *gen_values(*gen_plan(allow_transcendental)); });
+}
+
+rc::Gen<ExprPtr> gen_family(bool rational_tail) {
+  return rc::gen::exec([rational_tail] {
+    Names names;
+    names.next = 1000;  // apart from the child's names
+    Names child_names;
+    Step s = parameter(child_names, activation(child_names, false));
+    if (s.e->spec->arity == Arity::Leaf) s = grow(child_names, s, false);
+    return family_of(names, s.e, *rc::gen::inRange<std::int64_t>(1, 9), rational_tail, true);
+  });
+}
+
+rc::Gen<ExprPtr> gen_non_spmd_family() {
+  return rc::gen::exec([] {
+    Names names, child_names;
+    names.next = 1000;
+    Step s = parameter(child_names, activation(child_names, false));
+    if (s.e->spec->arity == Arity::Leaf) s = grow(child_names, s, false);
+    return family_of(names, s.e, *rc::gen::inRange<std::int64_t>(2, 9), true, false);
+  });
+}
+
+}  // namespace shlo::fuzz

@@ -1,0 +1,38 @@
+// RapidCheck generators: well-typed SHlo expressions at batch 1 (where per-example den and the
+// text agree, SHLO_SEMANTICS.md 1.4), SPMD replica families for allReduceMeanF, and values.
+//
+// An expression is generated in two steps: a plan (a skeleton-only expression: constructors,
+// shapes, names) and then values for it; a replica family is one plan with R value sets.
+// Shapes stay small enough that `exact` runs in milliseconds. Values are small rationals;
+// fields that must be positive, distinct (the max-pool saved input: no ties, section 7.1) or
+// literal-consistent (sStr and s, lrStr and lr) are generated so.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include "ast/expr.hpp"
+
+namespace shlo::fuzz {
+
+/// Counts, per reason, the cases a generator or a property threw away.
+void count_discard(const std::string& reason);
+std::map<std::string, std::int64_t> discards();
+void reset_discards();
+
+/// A plan: a chain of activation constructors (dense, conv, pool and their backward
+/// passes, masks, softmax pieces) from operand leaves, optionally topped by a parameter
+/// gradient, an SGD update or an optimizer node.
+rc::Gen<ExprPtr> gen_plan(bool allow_transcendental);
+/// Values for every real field of a plan (fresh draws per call).
+rc::Gen<ExprPtr> gen_values(const ExprPtr& plan);
+/// A well-typed expression with values.
+rc::Gen<ExprPtr> gen_expr(bool allow_transcendental);
+
+/// An SPMD family: allReduceMeanF over R (1..8) replicas of one plan, each with its own
+/// values, optionally under an optimizer tail (sgd, momentum, AdamW). `rational_tail`
+/// restricts the tail to rational ones.
+rc::Gen<ExprPtr> gen_family(bool rational_tail);
+/// A non-SPMD family (a control): replica R-1 has a different plan.
+rc::Gen<ExprPtr> gen_non_spmd_family();
+
+}  // namespace shlo::fuzz

@@ -1,0 +1,161 @@
+#include "fuzz/runner.hpp"
+
+#include <rapidcheck.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <unordered_map>
+
+#include "ast/expr_json.hpp"
+#include "fuzz/gen.hpp"
+#include "oracle/text_case.hpp"
+
+namespace rc::detail {
+// Defined in the RapidCheck library (used by its own configuration parser).
+std::string reproduceMapToString(const std::unordered_map<std::string, Reproduce>& reproduceMap);
+}  // namespace rc::detail
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace shlo::fuzz {
+
+PropertyRun run_property(const Property& p, std::uint64_t seed, int runs, int max_size) {
+  PropertyRun out;
+  out.name = p.name;
+  reset_discards();
+  std::optional<Instance> last_failure;
+  std::string last_detail;
+  std::int64_t judged = 0, discarded = 0;
+  const auto start = std::chrono::steady_clock::now();
+  auto property = [&] {
+    const Instance inst = *p.gen();
+    Verdict v;
+    try {
+      v = p.check(inst);
+    } catch (const std::exception& e) {
+      v = Verdict::fail(std::string("exception: ") + e.what());
+    }
+    if (v.status == Verdict::Status::Discard) {
+      ++discarded;
+      RC_DISCARD(v.detail);
+    }
+    ++judged;
+    if (!v.passed()) {
+      last_failure = inst;
+      last_detail = v.detail;
+    }
+    RC_ASSERT(v.passed());
+  };
+  rc::detail::TestParams params;
+  params.seed = seed;
+  params.maxSuccess = runs;
+  params.maxSize = max_size;
+  params.maxDiscardRatio = 20;
+  rc::detail::TestMetadata metadata;
+  metadata.id = p.name;
+  metadata.description = p.name;
+  const auto result = rc::detail::checkProperty(rc::detail::toProperty(property), metadata, params);
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.discarded = discarded;
+  rc::detail::SuccessResult ok;
+  rc::detail::FailureResult bad;
+  rc::detail::GaveUpResult gave;
+  rc::detail::Error error;
+  if (result.match(ok)) {
+    out.runs = out.passed = ok.numSuccess;
+  } else if (result.match(bad)) {
+    out.passed = bad.numSuccess;
+    out.runs = bad.numSuccess + 1;
+    out.failed = 1;
+    out.counterexample = last_failure;
+    out.detail = last_detail.empty() ? bad.description : last_detail;
+    std::unordered_map<std::string, rc::detail::Reproduce> map;
+    map.emplace(p.name, bad.reproduce);
+    out.reproduce = rc::detail::reproduceMapToString(map);
+  } else if (result.match(gave)) {
+    out.runs = out.passed = gave.numSuccess;
+    out.detail = "gave up: " + gave.description;
+  } else if (result.match(error)) {
+    out.failed = 1;
+    out.detail = "error: " + error.description;
+  }
+  return out;
+}
+
+namespace {
+
+void write_atomically(const fs::path& path, const std::string& text) {
+  const fs::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << text;
+    if (!out) throw std::runtime_error(path.string() + ": cannot write");
+  }
+  fs::rename(tmp, path);
+}
+
+std::string today() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
+  return buf;
+}
+
+}  // namespace
+
+std::string save_case(const std::string& corpus, const Property& p, const PropertyRun& run, std::uint64_t seed) {
+  const json instance = run.counterexample ? instance_to_json(*run.counterexample) : json::object();
+  const std::string id = std::to_string(std::hash<std::string>{}(instance.dump()) % 1000000007ULL);
+  const fs::path dir = fs::path(corpus) / p.name / id;
+  fs::create_directories(dir);
+  json c = {{"property", p.name},   {"statement", p.statement}, {"seed", seed},
+            {"reproduce", run.reproduce}, {"verdict", "fail"},   {"detail", run.detail},
+            {"first_seen", today()},  {"instance", instance}};
+  if (run.counterexample && run.counterexample->expr) {
+    try {
+      const TextCase tc = text_case(*run.counterexample->expr);
+      c["replicas"] = tc.replicas;
+      json inputs = json::array();
+      for (const auto& replica : tc.inputs) {
+        json r = json::object();
+        for (const auto& [name, values] : replica) {
+          json v = json::array();
+          for (const auto& q : values) v.push_back(q.str());
+          r[name] = v;
+        }
+        inputs.push_back(r);
+      }
+      c["inputs"] = inputs;
+      write_atomically(dir / "program.mlir", tc.text);
+    } catch (const std::exception&) {
+      // An instance whose text cannot be built keeps only its JSON.
+    }
+  }
+  write_atomically(dir / "case.json", c.dump(1) + "\n");
+  return dir.string();
+}
+
+Replay replay_case(const std::string& path) {
+  Replay out;
+  fs::path file = path;
+  if (fs::is_directory(file)) file /= "case.json";
+  out.path = file.string();
+  try {
+    const json c = parse_json_file(file.string());
+    out.property = c.at("property").get<std::string>();
+    const Property* p = find_property(out.property);
+    if (!p) {
+      out.verdict = Verdict::fail("unknown property '" + out.property + "'");
+      return out;
+    }
+    out.verdict = p->check(instance_from_json(c.at("instance")));
+  } catch (const std::exception& e) {
+    out.verdict = Verdict::fail(std::string("cannot replay: ") + e.what());
+  }
+  return out;
+}
+
+}  // namespace shlo::fuzz

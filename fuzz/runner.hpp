@@ -1,0 +1,39 @@
+// Running a property with RapidCheck (seed, runs, shrinking), saving a failure to the corpus,
+// and replaying saved cases.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "fuzz/property.hpp"
+
+namespace shlo::fuzz {
+
+struct PropertyRun {
+  std::string name;
+  int runs = 0;       // cases generated and judged
+  int passed = 0;
+  int failed = 0;     // 0 or 1: RapidCheck stops at the first failure and shrinks it
+  std::int64_t discarded = 0;
+  double seconds = 0;
+  std::string reproduce;               // RapidCheck's reproduction string
+  std::optional<Instance> counterexample;  // shrunk
+  std::string detail;                  // why it failed
+};
+
+/// Runs `p` on `runs` cases from `seed` (RapidCheck's max_success), shrinking a failure.
+PropertyRun run_property(const Property& p, std::uint64_t seed, int runs, int max_size = 100);
+
+/// Writes corpus/<property>/<id>/case.json and program.mlir atomically; returns the folder.
+std::string save_case(const std::string& corpus, const Property& p, const PropertyRun& run, std::uint64_t seed);
+
+/// Re-runs a saved case (a folder or its case.json): the property's check on the saved
+/// instance. The verdict says whether it passes now.
+struct Replay {
+  std::string path, property;
+  Verdict verdict;
+};
+Replay replay_case(const std::string& path);
+
+}  // namespace shlo::fuzz

@@ -1,0 +1,169 @@
+#include "oracle/text_case.hpp"
+
+#include <set>
+
+#include "ast/emit.hpp"
+#include "ast/template.hpp"
+
+namespace shlo {
+
+namespace {
+
+// What an SSA-name field means: its type (template macro notation) and the real field that
+// holds its value ("1-beta1": one minus that field, the separately written 1 - beta input).
+struct NamedInput {
+  const char* field;
+  const char* type;
+  const char* value;
+};
+
+const std::map<std::string, std::vector<NamedInput>>& named_inputs() {
+  static const std::map<std::string, std::vector<NamedInput>> table = {
+      {"dotIn", {{"wName", "T[m,n]", "W"}}},
+      {"dotOut", {{"wName", "T[m,n]", "W"}}},
+      {"addBcast", {{"bName", "T[n]", "b"}}},
+      {"selectPos", {{"xName", "T[B,n]", "x"}}},
+      {"selectMid", {{"xName", "T[B,n]", "x"}}},
+      {"flatConvF", {{"wName", "T[oc,ic,kH,kW]", "W"}, {"bName", "T[oc]", "b"}}},
+      {"convBack", {{"wName", "T[oc,ic,kH,kW]", "W"}}},
+      {"maxPoolBack", {{"xName", "T[B,c*2*h*2*w]", "x"}}},
+      {"weightSgd", {{"xName", "T[B,m]", "x"}, {"wName", "T[m,n]", "W"}}},
+      {"weightGrad", {{"xName", "T[B,m]", "x"}}},
+      {"biasSgd", {{"bName", "T[n]", "b"}}},
+      {"convWeightGrad", {{"xName", "T[B,ic*h*w]", "x"}}},
+      {"convWeightSgd", {{"xName", "T[B,ic*h*w]", "x"}, {"wName", "T[oc,ic,kH,kW]", "W"}}},
+      {"convBiasSgd", {{"bName", "T[oc]", "b"}}},
+      {"adamMNextF", {{"mName", "T[ds]", "m"}, {"b1Name", "T[]", "beta1"}, {"ob1Name", "T[]", "1-beta1"}}},
+      {"adamVNextF", {{"vName", "T[ds]", "v"}, {"b2Name", "T[]", "beta2"}, {"ob2Name", "T[]", "1-beta2"}}},
+      {"adamWParamF",
+       {{"thetaName", "T[ds]", "theta"}, {"mName", "T[ds]", "m"}, {"vName", "T[ds]", "v"}, {"b1Name", "T[]", "beta1"},
+        {"ob1Name", "T[]", "1-beta1"}, {"b2Name", "T[]", "beta2"}, {"ob2Name", "T[]", "1-beta2"}, {"bc1Name", "T[]", "bc1"},
+        {"bc2Name", "T[]", "bc2"}, {"lrName", "T[]", "lr"}, {"epsName", "T[]", "eps"}, {"wdName", "T[]", "wd"}}},
+      {"sgdParamF", {{"thetaName", "T[ds]", "theta"}, {"lrName", "T[]", "lr"}}},
+      {"momVNextF", {{"vName", "T[ds]", "v"}, {"muName", "T[]", "mu"}}},
+      {"momParamF", {{"thetaName", "T[ds]", "theta"}, {"vName", "T[ds]", "v"}, {"muName", "T[]", "mu"}, {"lrName", "T[]", "lr"}}},
+  };
+  return table;
+}
+
+// Constructors whose only names are their operands (or literal strings).
+const std::set<std::string>& nameless() {
+  static const std::set<std::string> s = {"expe", "softmaxDiv", "sub", "scaleF", "reluF", "relu6F", "sigmoidF", "geluF",
+                                          "maxPoolF", "biasGrad", "convBiasGrad", "allReduceMeanF", "operand"};
+  return s;
+}
+
+std::string type_text(const std::string& pattern, const Expr& e, std::int64_t batch) {
+  std::map<std::string, std::int64_t> nats = e.nats;
+  nats["B"] = batch;
+  const std::string inner = pattern.substr(2, pattern.size() - 3);
+  std::string out = "tensor<";
+  if (inner == "ds") {
+    for (auto d : e.ds) out += std::to_string(d) + "x";
+  } else if (!inner.empty()) {
+    std::size_t a = 0;
+    while (a <= inner.size()) {
+      std::size_t b = inner.find(',', a);
+      if (b == std::string::npos) b = inner.size();
+      std::int64_t v = 0;
+      if (!eval_nat(inner.substr(a, b - a), nats, v)) throw ExprError("text_case: cannot size " + pattern);
+      out += std::to_string(v) + "x";
+      a = b + 1;
+    }
+  }
+  return out + "f32>";
+}
+
+struct Collector {
+  std::int64_t batch;
+  std::vector<std::pair<std::string, std::string>> args;  // name, type
+  std::set<std::string> seen;
+  std::vector<std::map<std::string, std::vector<Rational>>> inputs;
+
+  void add(const std::string& name, const std::string& type, const std::vector<Rational>& values, std::size_t replica) {
+    if (seen.insert(name).second) args.emplace_back(name, type);
+    inputs[replica][name] = values;
+  }
+
+  // `leaf_type`: the type of this node's value where its parent reads it.
+  void walk(const Expr& e, const std::string& leaf_type, std::size_t replica) {
+    const std::string c = e.spec->name;
+    if (c == "operand") {
+      add(e.string("name"), leaf_type, e.real("v"), replica);
+      return;
+    }
+    auto it = named_inputs().find(c);
+    if (it != named_inputs().end()) {
+      for (const auto& in : it->second) {
+        std::vector<Rational> v;
+        const std::string src = in.value;
+        if (src.rfind("1-", 0) == 0) {
+          v = {Rational(1) - e.real(src.substr(2)).at(0)};
+        } else {
+          v = e.real(src);
+        }
+        add(e.string(in.field), type_text(in.type, e, batch), v, replica);
+      }
+    } else if (!nameless().count(c)) {
+      throw ExprError("text_case: the names of '" + c + "' are not typed here");
+    }
+    const std::string child_type = e.spec->has_ds ? type_text("T[ds]", e, batch) : std::string();
+    for (std::size_t k = 0; k < e.children.size(); ++k) {
+      const Expr& child = *e.children[k];
+      const std::string t = !child_type.empty() ? child_type
+                                                : "tensor<" + std::to_string(batch) + "x" + std::to_string(child.length()) + "xf32>";
+      if (e.spec->arity == Arity::Family) {
+        if (k == 0) {  // each replica reads its own child
+          for (std::size_t r = 0; r < e.children.size(); ++r) walk(*e.children[r], t, r);
+        }
+        break;
+      }
+      walk(child, t, replica);
+    }
+  }
+};
+
+std::int64_t family_size(const Expr& e) {
+  if (e.spec->arity == Arity::Family) return e.replicas;
+  for (const auto& c : e.children)
+    if (auto r = family_size(*c); r > 1) return r;
+  return 1;
+}
+
+}  // namespace
+
+bool text_case_supported(const Expr& e) {
+  const std::string c = e.spec->name;
+  if (!named_inputs().count(c) && !nameless().count(c)) return false;
+  for (const auto& k : e.children)
+    if (!text_case_supported(*k)) return false;
+  return true;
+}
+
+TextCase text_case(const Expr& e, std::int64_t batch) {
+  TextCase out;
+  out.replicas = family_size(e);
+  Collector col{batch, {}, {}, std::vector<std::map<std::string, std::vector<Rational>>>(static_cast<std::size_t>(out.replicas))};
+  col.walk(e, "tensor<" + std::to_string(batch) + "x" + std::to_string(e.length()) + "xf32>", 0);
+  // Names outside any family are the same on every replica.
+  for (std::size_t r = 1; r < col.inputs.size(); ++r)
+    for (const auto& [name, v] : col.inputs[0])
+      if (!col.inputs[r].count(name)) col.inputs[r][name] = v;
+  std::int64_t counter = 0;
+  const Emitted body = emit(batch, e, counter);
+  // The result type is the last type on the last line.
+  const auto last = body.text.rfind("tensor<");
+  if (last == std::string::npos) throw ExprError("text_case: the expression prints no text");
+  const std::string result_type = body.text.substr(last, body.text.find('>', last) - last + 1);
+  std::string sig;
+  for (const auto& [name, type] : col.args) {
+    sig += (sig.empty() ? "" : ", ") + name + ": " + type;
+    out.argument_order.push_back(name);
+  }
+  out.text = "module @m {\n  func.func @fuzz(" + sig + ") -> " + result_type + " {\n" + body.text + "    return " + body.result +
+             " : " + result_type + "\n  }\n}\n";
+  out.inputs = std::move(col.inputs);
+  return out;
+}
+
+}  // namespace shlo

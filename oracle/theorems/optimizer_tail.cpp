@@ -1,0 +1,81 @@
+// D10 adamW_at_allReduceMeanF, and the same for the Nesterov momentum pair: the optimizer
+// nodes over the all-reduced gradient against the optimizer steps of SHLO_SEMANTICS.md
+// section 5, written here a second time, independently of interp/den.
+#include "interp/den.hpp"
+#include "interp/domain/interval.hpp"
+#include "oracle/theorems/theorems.hpp"
+
+namespace shlo::theorems {
+
+namespace {
+
+using I = IntervalDomain;
+
+bool overlap(const BigInterval& a, const BigInterval& b) {
+  return mpfr_lessequal_p(a.lo(), b.hi()) && mpfr_lessequal_p(b.lo(), a.hi());
+}
+
+ExprPtr over(const std::string& ctor, const Expr& family, const std::map<std::string, std::vector<Rational>>& reals) {
+  Expr e;
+  e.spec = find_constructor(ctor);
+  e.ds = family.ds;
+  for (const char* s : e.spec->strings) e.strings[s] = std::string("%") + s;
+  for (const auto& f : e.spec->reals) e.reals[f.name] = reals.at(f.name);
+  e.children = {std::make_shared<const Expr>(family)};
+  return make_expr(std::move(e));
+}
+
+}  // namespace
+
+Result optimizer_tail(const Expr& family, const std::string& optimizer, const std::vector<Rational>& hyper,
+                      const std::vector<Rational>& theta, const std::vector<Rational>& m, const std::vector<Rational>& v,
+                      bool wrong_beta) {
+  const I d(256);
+  // g = dpMean(r -> den g_r)
+  const std::size_t n = theta.size();
+  std::vector<BigInterval> g(n, d.from_rational(0));
+  for (const auto& child : family.children) {
+    const auto val = denote(d, *child).value;
+    for (std::size_t i = 0; i < n; ++i) g[i] = d.add(g[i], val[i]);
+  }
+  for (auto& x : g) x = d.div(x, d.from_rational(Rational(family.replicas)));
+  auto q = [&](const Rational& x) { return d.from_rational(x); };
+  auto one_minus = [&](const Rational& b) { return wrong_beta ? q(b) : d.sub(q(1), q(b)); };
+
+  std::vector<std::pair<std::string, std::vector<BigInterval>>> expected;  // node -> reference values
+  std::map<std::string, std::vector<Rational>> reals;
+  if (optimizer == "adamw") {
+    // adamWStep: m' = b1 m + (1-b1) g; v' = b2 v + (1-b2) g^2;
+    // theta' = theta - lr ((m'/bc1) / (sqrt(v'/bc2) + eps)) - (wd lr) theta
+    const Rational b1 = hyper[0], b2 = hyper[1], eps = hyper[2], lr = hyper[3], wd = hyper[4], bc1 = hyper[5], bc2 = hyper[6];
+    std::vector<BigInterval> m1, v1, t1;
+    for (std::size_t i = 0; i < n; ++i) {
+      m1.push_back(d.add(d.mul(q(b1), q(m[i])), d.mul(one_minus(b1), g[i])));
+      v1.push_back(d.add(d.mul(q(b2), q(v[i])), d.mul(one_minus(b2), d.mul(g[i], g[i]))));
+      const auto step = d.div(d.div(m1[i], q(bc1)), d.add(d.sqrt(d.div(v1[i], q(bc2))), q(eps)));
+      t1.push_back(d.sub(d.sub(q(theta[i]), d.mul(q(lr), step)), d.mul(d.mul(q(wd), q(lr)), q(theta[i]))));
+    }
+    reals = {{"beta1", {b1}}, {"beta2", {b2}}, {"eps", {eps}}, {"lr", {lr}}, {"wd", {wd}}, {"bc1", {bc1}}, {"bc2", {bc2}},
+             {"theta", theta}, {"m", m}, {"v", v}};
+    expected = {{"adamWParamF", t1}, {"adamMNextF", m1}, {"adamVNextF", v1}};
+  } else {
+    // momStep (Nesterov): v' = mu v + g; theta' = theta - lr (g + mu v')
+    const Rational mu = hyper[0], lr = hyper[1];
+    std::vector<BigInterval> v1, t1;
+    for (std::size_t i = 0; i < n; ++i) {
+      v1.push_back(d.add(d.mul(wrong_beta ? d.sub(q(1), q(mu)) : q(mu), q(v[i])), g[i]));  // control: 1 - mu for mu
+      t1.push_back(d.sub(q(theta[i]), d.mul(q(lr), d.add(g[i], d.mul(q(mu), v1[i])))));
+    }
+    reals = {{"mu", {mu}}, {"lr", {lr}}, {"theta", theta}, {"v", v}};
+    expected = {{"momParamF", t1}, {"momVNextF", v1}};
+  }
+  for (const auto& [node, ref] : expected) {
+    const auto got = denote(d, *over(node, family, reals)).value;
+    for (std::size_t i = 0; i < n; ++i)
+      if (!overlap(got[i], ref[i]))
+        return {false, node + " element " + std::to_string(i) + ": den = " + d.to_string(got[i]) + ", step = " + d.to_string(ref[i])};
+  }
+  return {};
+}
+
+}  // namespace shlo::theorems

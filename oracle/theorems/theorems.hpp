@@ -1,0 +1,51 @@
+// Checkable statements of the data-parallel theorems (SHLO_SEMANTICS.md section 6), one file
+// per family, each naming the Lean theorem it checks. Each check takes one instance and says
+// whether the statement holds on it; each control is a deliberately wrong variant.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ast/expr.hpp"
+
+namespace shlo::theorems {
+
+struct Result {
+  bool holds = true;
+  std::string detail;
+};
+
+// D1 den_allReduceMeanF_eq_dpMean: den(allReduceMeanF(g)) = dpMean(r -> den g_r), exactly, and
+// the emitted all_reduce program on R replicas gives the same. `sum_instead` is the control.
+Result dp_mean(const Expr& family, bool sum_instead = false);
+
+// D2 skel_allReduceMeanF_of_spmd: for an SPMD family the skeleton is each replica's and the
+// printed text does not depend on which replica's subtree is printed.
+Result spmd_skeleton(const Expr& family);
+
+// D6 / piece 1 (dpMeanGrad_eq_globalBatchGrad_of_perExample, contiguous shards): the replica
+// mean of per-replica batch-summed dense and conv weight gradients equals (1/R) times the
+// global-batch gradient. `drop_example` (control) removes one example from replica 0.
+Result shard_gradient(std::int64_t R, std::int64_t N, std::int64_t a, std::int64_t c, const std::vector<Rational>& X,
+                      const std::vector<Rational>& U, bool drop_example = false);
+
+// D7 dpMeanGrad_ne_globalBatchGrad: with batch-coupled statistics and R shards of N examples,
+// DP - global = Var_r(mu_r) (population variance of the shard means), the gradients computed
+// by forward-mode dual numbers; the witness {0}, {2} gives 2 vs 1.
+Result batch_bn_gap(const std::vector<std::vector<Rational>>& shards);
+
+// D3 den_allReduceMeanF_eq_lossGrad_meanLoss: per-replica nodes weightGrad(x_r; sub(dotIn(W;
+// x_r), y_r)) are the gradients of L_r(W) = 1/2 |x_r W - y_r|^2; the all-reduced node equals
+// the gradient of the mean loss, computed independently by dual numbers. `sum_instead` is the
+// control (the gradient of the sum).
+Result mean_loss_gradient(const std::vector<std::vector<Rational>>& xs, const std::vector<std::vector<Rational>>& ys,
+                          const std::vector<Rational>& W, std::int64_t m, std::int64_t n, bool sum_instead = false);
+
+// D10 adamW_at_allReduceMeanF (and the Nesterov pair): the optimizer nodes over the
+// all-reduced gradient equal the optimizer step of section 5 (written independently) at
+// dpMean. `wrong_beta` (control) uses beta for (1 - beta) in the reference step.
+Result optimizer_tail(const Expr& family, const std::string& optimizer, const std::vector<Rational>& hyper,
+                      const std::vector<Rational>& theta, const std::vector<Rational>& m, const std::vector<Rational>& v,
+                      bool wrong_beta = false);
+
+}  // namespace shlo::theorems
