@@ -8,6 +8,7 @@
 #include "ast/mlir_print.hpp"
 #include "ast/skel.hpp"
 #include "fuzz/gen.hpp"
+#include "fuzz/gen_ops.hpp"
 #include "fuzz/property.hpp"
 #include "interp/den.hpp"
 #include "oracle/agree.hpp"
@@ -128,8 +129,29 @@ Verdict meaning(const Instance& i, bool perturb) {
 }
 
 // --- domains --------------------------------------------------------------------------------
+// Op-level programs travel in the instance's data: the text and the inputs.
+rc::Gen<Instance> op_program(bool transcendental) {
+  return rc::gen::exec([transcendental] {
+    const TextCase tc = *gen_op_program(transcendental);
+    Instance i;
+    json inputs = json::object();
+    for (const auto& [name, v] : tc.inputs[0]) inputs[name] = to_json(v);
+    i.data = {{"program", tc.text}, {"inputs", inputs}, {"precision", *rc::gen::element(24, 53, 113)}};
+    return i;
+  });
+}
+
+TextCase case_of(const Instance& i) {
+  if (i.expr) return text_case(*i.expr);
+  TextCase tc;
+  tc.text = i.data.at("program").get<std::string>();
+  tc.inputs.resize(1);
+  for (const auto& [name, v] : i.data.at("inputs").items()) tc.inputs[0][name] = from_json(v);
+  return tc;
+}
+
 Verdict interval_encloses_exact(const Instance& i, bool shrink) {
-  const TextCase tc = text_case(*i.expr);
+  const TextCase tc = case_of(i);
   const int p = i.data.value("precision", 53);
   std::vector<std::vector<std::string>> exact, enclosure;
   try {
@@ -152,7 +174,7 @@ Verdict interval_encloses_exact(const Instance& i, bool shrink) {
 }
 
 Verdict mpfr_in_interval(const Instance& i, bool coarse) {
-  const TextCase tc = text_case(*i.expr);
+  const TextCase tc = case_of(i);
   const int p = i.data.value("precision", 53);
   const auto point = run_text_case(tc, "mpfr:" + std::to_string(coarse ? p / 4 : p));
   const auto enclosure = run_text_case(tc, "interval:" + std::to_string(p));
@@ -300,6 +322,12 @@ std::vector<Property> make_catalogue() {
        [](const Instance& i) { return interval_encloses_exact(i, true); }},
       {"domains.mpfr_in_interval", "the mpfr:P run of a program lies inside the interval:P run", "",
        [] { return with_precision(gen_expr(true)); }, [](const Instance& i) { return mpfr_in_interval(i, false); },
+       [](const Instance& i) { return mpfr_in_interval(i, true); }},
+      {"domains.ops_interval_encloses_exact", "on op-level programs from the spec's op rules, interval:P encloses the exact run", "",
+       [] { return op_program(false); }, [](const Instance& i) { return interval_encloses_exact(i, false); },
+       [](const Instance& i) { return interval_encloses_exact(i, true); }},
+      {"domains.ops_mpfr_in_interval", "on op-level programs with exp, logistic, tanh, sqrt, the mpfr:P run lies in interval:P", "",
+       [] { return op_program(true); }, [](const Instance& i) { return mpfr_in_interval(i, false); },
        [](const Instance& i) { return mpfr_in_interval(i, true); }},
       {"theorem.dp_mean", "den(allReduceMeanF(g)) = dpMean(r -> den g_r), and so does the emitted all_reduce program",
        "den_allReduceMeanF_eq_dpMean", family_only, [](const Instance& i) { return from(theorems::dp_mean(*i.expr)); },
