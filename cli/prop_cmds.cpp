@@ -193,14 +193,17 @@ void add_prop_commands(CLI::App& app) {
         }
       }
       std::sort(cases.begin(), cases.end());
-      int failed = 0;
+      int passed = 0, skipped = 0, failed = 0;
       for (const auto& c : cases) {
         const Replay r = replay_case(c);
-        std::printf("%-5s %-32s %s%s%s\n", r.verdict.passed() ? "PASS" : r.verdict.status == Verdict::Status::Discard ? "SKIP" : "FAIL",
+        const auto status = r.verdict.status;
+        std::printf("%-5s %-32s %s%s%s\n", status == Verdict::Status::Pass ? "PASS" : status == Verdict::Status::Discard ? "SKIP" : "FAIL",
                     r.property.c_str(), r.path.c_str(), r.verdict.detail.empty() ? "" : ": ", r.verdict.detail.c_str());
-        failed += r.verdict.status == Verdict::Status::Fail;
+        passed += status == Verdict::Status::Pass;
+        skipped += status == Verdict::Status::Discard;
+        failed += status == Verdict::Status::Fail;
       }
-      std::printf("%zu cases: %zu passed, %d failed\n", cases.size(), cases.size() - static_cast<std::size_t>(failed), failed);
+      std::printf("%zu cases: %d passed, %d skipped (meaningless now), %d failed\n", cases.size(), passed, skipped, failed);
       if (failed) throw CLI::RuntimeError(1);
     });
   }

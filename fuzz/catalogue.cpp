@@ -176,8 +176,13 @@ Verdict interval_encloses_exact(const Instance& i, bool shrink) {
 Verdict mpfr_in_interval(const Instance& i, bool coarse) {
   const TextCase tc = case_of(i);
   const int p = i.data.value("precision", 53);
-  const auto point = run_text_case(tc, "mpfr:" + std::to_string(coarse ? p / 4 : p));
-  const auto enclosure = run_text_case(tc, "interval:" + std::to_string(p));
+  std::vector<std::vector<std::string>> point, enclosure;
+  try {
+    enclosure = run_text_case(tc, "interval:" + std::to_string(p));
+  } catch (const std::exception& e) {  // a zero divisor or a root of a negative: outside the domain
+    return Verdict::discard(std::string("the program leaves the real domain: ") + e.what());
+  }
+  point = run_text_case(tc, "mpfr:" + std::to_string(coarse ? p / 4 : p));
   for (std::size_t r = 0; r < point.size(); ++r)
     for (std::size_t k = 0; k < point[r].size(); ++k) {
       if (point[r][k] == "nan") return Verdict::discard("nan");

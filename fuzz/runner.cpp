@@ -22,6 +22,18 @@ using nlohmann::json;
 
 namespace shlo::fuzz {
 
+Verdict judge(const std::function<Verdict(const Instance&)>& check, const Instance& inst) {
+  try {
+    return check(inst);
+  } catch (const std::exception& e) {
+    // An enclosure that cannot decide a comparison (an exact zero sum that Lean's total
+    // division handles, say) makes the case meaningless, not failed; anything else fails.
+    const std::string what = e.what();
+    return what.find("undecided") != std::string::npos ? Verdict::discard("undecidable comparison")
+                                                       : Verdict::fail("exception: " + what);
+  }
+}
+
 PropertyRun run_property(const Property& p, std::uint64_t seed, int runs, int max_size) {
   PropertyRun out;
   out.name = p.name;
@@ -32,14 +44,10 @@ PropertyRun run_property(const Property& p, std::uint64_t seed, int runs, int ma
   const auto start = std::chrono::steady_clock::now();
   auto property = [&] {
     const Instance inst = *p.gen();
-    Verdict v;
-    try {
-      v = p.check(inst);
-    } catch (const std::exception& e) {
-      v = Verdict::fail(std::string("exception: ") + e.what());
-    }
+    const Verdict v = judge(p.check, inst);
     if (v.status == Verdict::Status::Discard) {
       ++discarded;
+      count_discard(v.detail);
       RC_DISCARD(v.detail);
     }
     ++judged;
@@ -151,7 +159,7 @@ Replay replay_case(const std::string& path) {
       out.verdict = Verdict::fail("unknown property '" + out.property + "'");
       return out;
     }
-    out.verdict = p->check(instance_from_json(c.at("instance")));
+    out.verdict = judge(p->check, instance_from_json(c.at("instance")));
   } catch (const std::exception& e) {
     out.verdict = Verdict::fail(std::string("cannot replay: ") + e.what());
   }

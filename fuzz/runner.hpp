@@ -22,6 +22,10 @@ struct PropertyRun {
   std::string detail;                  // why it failed
 };
 
+/// A check's verdict on one instance; an exception is a failure, except an undecidable
+/// interval comparison, which makes the case meaningless (a discard).
+Verdict judge(const std::function<Verdict(const Instance&)>& check, const Instance& inst);
+
 /// Runs `p` on `runs` cases from `seed` (RapidCheck's max_success), shrinking a failure.
 PropertyRun run_property(const Property& p, std::uint64_t seed, int runs, int max_size = 100);
 

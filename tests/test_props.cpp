@@ -91,7 +91,7 @@ TEST_CASE("every saved case under corpus/ passes", "[corpus]") {
       if (e.path().filename() == "case.json") {
         const Replay r = replay_case(e.path().string());
         INFO(r.path << ": " << r.verdict.detail);
-        CHECK(r.verdict.status != Verdict::Status::Fail);
+        CHECK(r.verdict.status != Verdict::Status::Fail);  // a discard (meaningless now) is not a failure
         ++replayed;
       }
   WARN("replayed " << replayed << " saved cases from " << corpus.string());

@@ -18,6 +18,11 @@ BigFloat MpfrDomain::from_literal(std::string_view text) const {
   return from_parsed(parse_literal(text));
 }
 
+BigFloat MpfrDomain::parse(std::string_view text) const {
+  if (text.find('/') != std::string_view::npos) return from_literal(text);  // a rational "p/q"
+  return BigFloat::parse(std::string(text), precision_, MPFR_RNDN);
+}
+
 BigFloat MpfrDomain::from_parsed(const Literal& lit) const {
   if (lit.kind == Literal::Kind::Finite) {
     Scalar r = from_rational(lit.value);

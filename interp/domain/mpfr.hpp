@@ -26,7 +26,8 @@ class MpfrDomain {
     mpfr_set_d(r.get(), x, MPFR_RNDN);
     return r;
   }
-  Scalar parse(std::string_view text) const { return from_literal(text); }
+  /// Reads to_string's output (any exponent MPFR holds) or a literal.
+  Scalar parse(std::string_view text) const;
   std::string to_string(const Scalar& a) const { return a.to_string(); }
   double to_double(const Scalar& a) const { return mpfr_get_d(a.get(), MPFR_RNDN); }
 
