@@ -137,12 +137,19 @@ Vec<D> Denoter<D>::node(const Expr& e, const std::vector<Vec<D>>& k, const Site&
       return d.mul(d.mul(half, x), d.add(num(1), d.tanh(inner)));
     });
   }
-  if (c == "convertF") {
+  if (c == "convertF") {  // y[i] = rnd(u[i]); rnd: identity, binary32, bfloat16, rndP:<p>
     const std::string rnd = e.string("rnd");
     if (rnd == "identity") return u();
-    if (rnd == "binary32")
-      return map(len, [&](std::size_t i) { return d.from_double(static_cast<double>(static_cast<float>(d.to_double(u()[i])))); });
-    throw ExprError("convertF: rounding '" + rnd + "' is not implemented (identity, binary32)");
+    RationalMap f;
+    if (rnd == "binary32") f = round_binary32;
+    else if (rnd == "bfloat16") f = round_bfloat16;
+    else if (rnd.rfind("rndP:", 0) == 0) {
+      const int p = std::stoi(rnd.substr(5));
+      f = [p](const Rational& q) { return round_rndp(q, p); };
+    } else {
+      throw ExprError("convertF: unknown rounding '" + rnd + "' (identity, binary32, bfloat16, rndP:<p>)");
+    }
+    return map(len, [&](std::size_t i) { return d.map_monotone(u()[i], f); });
   }
   // 3.4 convolution and pooling
   if (c == "flatConvF") return conv(d, real(e, "W"), real(e, "b"), u(), 0, conv_shape(e));

@@ -252,3 +252,21 @@ TEST_CASE("construction checks name the constructor, the field and the mismatch"
   CHECK_THROWS_WITH(node("reluF", {{"n", 2}, {"q", 1}}, {}, {x2("1", "2")}), Catch::Contains("unknown shape parameter 'q'"));
   CHECK_NOTHROW(node("reluF", {{"n", 2}}, {}, {x2("1", "2")}));  // control
 }
+
+TEST_CASE("den: convertF's roundings (identity, binary32, bfloat16, Lean's rndP with ties upward)", "[den]") {
+  auto convert = [](const char* rnd, std::vector<std::string> v) {
+    return den_exact(node("convertF", {{"n", static_cast<std::int64_t>(v.size())}}, {}, {leaf("%u", v)}, {{"rnd", rnd}}));
+  };
+  CHECK(convert("identity", {"1/3"}) == Strings{"1/3"});
+  CHECK(convert("binary32", {"1/3"}) == Strings{"11184811/33554432"});
+  // bfloat16: 8 significand bits; 1 + 2^-8 is a tie between 1 and 1 + 2^-7: even -> 1.
+  CHECK(convert("bfloat16", {"257/256", "259/256", "1/3"}) == Strings{"1", "65/64", "171/512"});
+  // rndP(p): p fractional bits, ties upward: 1 + 2^-(p+1) rounds up, -1 - 2^-(p+1) rounds up too.
+  CHECK(convert("rndP:3", {"17/16", "-17/16", "0", "1/3"}) == Strings{"9/8", "-1", "0", "11/32"});
+  CHECK(convert("rndP:23", {"1/3"}) == convert("binary32", {"1/3"}));  // rndP(23) = binary32 away from ties
+  CHECK_THROWS_WITH(convert("fp8", {"1"}), Catch::Contains("unknown rounding 'fp8'"));
+  // In the interval domain the rounding maps each endpoint (it is monotone).
+  const auto r = denote(IntervalDomain(64), *node("convertF", {{"n", 1}}, {}, {leaf("%u", {"1/3"})}, {{"rnd", "bfloat16"}})).value;
+  CHECK(IntervalDomain::contains(r[0], Rational(171, 512)));
+  CHECK(IntervalDomain::width(r[0]) == 0);
+}

@@ -18,6 +18,8 @@
 //     Scalar exp, log, sqrt, rsqrt, tanh, logistic (a);
 //     Scalar max, min (a, b);
 //     Scalar pi() const;                               // for den's GELU constant sqrt(2/pi)
+//     Scalar map_monotone(a, f) const;                 // f: a non-decreasing map of the rationals
+//                                                     // (convertF's roundings), applied exactly
 //     Tri compare(CompareDirection, a, b) const;       // three-valued: intervals may not decide
 //     Scalar select(bool, a, b) const;
 //     void mac(Scalar& acc, a, b) const;               // acc = acc + a*b, the product rounded
@@ -30,6 +32,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>

@@ -61,6 +61,7 @@ class ExactDomain {
   Scalar tanh(const Scalar& a) const;
   Scalar logistic(const Scalar& a) const;
   Scalar pi() const;  // an error: pi is irrational
+  Scalar map_monotone(const Scalar& a, const RationalMap& f) const { return a.finite() ? Scalar(f(a.q)) : a; }
   Tri compare(CompareDirection d, const Scalar& a, const Scalar& b) const;
   Scalar select(bool p, const Scalar& a, const Scalar& b) const { return p ? a : b; }
   void mac(Scalar& acc, const Scalar& a, const Scalar& b) const;

@@ -52,6 +52,9 @@ class IeeeDomain {
   Scalar rsqrt(Scalar a) const;
   Scalar tanh(Scalar a) const;
   Scalar logistic(Scalar a) const;
+  Scalar map_monotone(Scalar a, const RationalMap& f) const {
+    return a - a == 0 ? from_rational(f(rational_from_double(a))) : a;  // finite values only
+  }
   Scalar pi() const { return static_cast<T>(3.141592653589793238462643383279502884L); }  // rounded once
   Tri compare(CompareDirection d, Scalar a, Scalar b) const;
   Scalar select(bool p, Scalar a, Scalar b) const { return p ? a : b; }

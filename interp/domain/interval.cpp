@@ -235,6 +235,22 @@ Tri IntervalDomain::compare(CompareDirection d, const BigInterval& a, const BigI
   return Tri::Undecided;
 }
 
+BigInterval IntervalDomain::map_monotone(const BigInterval& a, const RationalMap& f) const {
+  auto end = [&](mpfr_srcptr x, mpfr_rnd_t rnd) {
+    BigFloat r(precision_);
+    if (!mpfr_number_p(x)) {
+      mpfr_set(r.get(), x, rnd);
+      return r;
+    }
+    Rational q;
+    mpfr_get_q(q.backend().data(), x);
+    mpfr_set_q(r.get(), f(q).backend().data(), rnd);
+    return r;
+  };
+  const BigFloat lo = end(a.lo(), MPFR_RNDD), hi = end(a.hi(), MPFR_RNDU);
+  return Scalar::from_endpoints(lo.get(), hi.get(), precision_);
+}
+
 bool IntervalDomain::contains(const BigInterval& a, const Rational& q) {
   return mpfr_cmp_q(a.lo(), q.backend().data()) <= 0 && mpfr_cmp_q(a.hi(), q.backend().data()) >= 0;
 }

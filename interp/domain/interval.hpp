@@ -47,6 +47,8 @@ class IntervalDomain {
   Scalar rsqrt(const Scalar& a) const;
   Scalar tanh(const Scalar& a) const;
   Scalar logistic(const Scalar& a) const;
+  /// A non-decreasing map sends [lo, hi] into [f(lo), f(hi)] (endpoints exact).
+  Scalar map_monotone(const Scalar& a, const RationalMap& f) const;
   Scalar pi() const {
     Scalar r = make();
     mpfi_const_pi(r.get());

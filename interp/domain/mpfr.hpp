@@ -45,6 +45,12 @@ class MpfrDomain {
   Scalar rsqrt(const Scalar& a) const;
   Scalar tanh(const Scalar& a) const;
   Scalar logistic(const Scalar& a) const;
+  Scalar map_monotone(const Scalar& a, const RationalMap& f) const {
+    if (!mpfr_number_p(a.get())) return a;
+    Rational q;
+    mpfr_get_q(q.backend().data(), a.get());
+    return from_rational(f(q));
+  }
   Scalar pi() const {
     Scalar r = make();
     mpfr_const_pi(r.get(), MPFR_RNDN);

@@ -178,4 +178,38 @@ template double round_rational<double>(const Rational&);
 
 std::string rational_to_string(const Rational& q) { return q.str(); }
 
+Rational round_rndp(const Rational& q, int p) {
+  if (q == 0) return q;
+  // |q| in [2^e, 2^(e+1)): the grid step is 2^(e - p).
+  const Integer num = abs(numerator(q)), den = denominator(q);
+  long e = static_cast<long>(msb(num)) - static_cast<long>(msb(den));
+  if (Rational(num, den) < (e >= 0 ? Rational(Integer(1) << e) : Rational(Integer(1), Integer(1) << -e))) --e;
+  const long shift = p - e;  // q * 2^shift has p + 1 integer bits
+  const Rational scaled = shift >= 0 ? Rational(q * Rational(Integer(1) << shift)) : Rational(q / Rational(Integer(1) << -shift));
+  const Rational half_up = scaled + Rational(1, 2);
+  Integer fl = numerator(half_up) / denominator(half_up);  // truncation toward zero
+  if (half_up < 0 && Rational(fl) != half_up) fl -= 1;      // floor
+  return shift >= 0 ? Rational(fl, Integer(1) << shift) : Rational(fl * (Integer(1) << -shift));
+}
+
+Rational round_binary32(const Rational& q) { return rational_from_double(round_rational<float>(q)); }
+
+Rational round_bfloat16(const Rational& q) {
+  // MPFR's IEEE emulation at 8 bits with the binary32 exponent range.
+  const mpfr_exp_t old_emin = mpfr_get_emin(), old_emax = mpfr_get_emax();
+  mpfr_set_emin(-132);  // least bfloat16 subnormal 2^-133
+  mpfr_set_emax(128);
+  mpfr_t x;
+  mpfr_init2(x, 8);
+  int t = mpfr_set_q(x, q.backend().data(), MPFR_RNDN);
+  t = mpfr_check_range(x, t, MPFR_RNDN);
+  mpfr_subnormalize(x, t, MPFR_RNDN);
+  const double d = mpfr_get_d(x, MPFR_RNDN);
+  mpfr_clear(x);
+  mpfr_set_emin(old_emin);
+  mpfr_set_emax(old_emax);
+  if (d != d || d - d != 0) throw DomainError("bfloat16 rounding of " + q.str() + " overflows");
+  return rational_from_double(d);
+}
+
 }  // namespace shlo

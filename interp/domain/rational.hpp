@@ -42,6 +42,17 @@ Literal literal_from_bits(std::uint64_t bits, FloatFormat format);
 template <class T>
 T round_rational(const Rational& q);
 
+/// A non-decreasing function of the rationals (the roundings of convertF).
+using RationalMap = std::function<Rational(const Rational&)>;
+
+/// Round to nearest on a grid of p fractional significand bits, unbounded exponent, ties
+/// upward (Mathlib's round(x) = floor(x + 1/2)): the Lean model rndP(p); rndP(p)(0) = 0.
+Rational round_rndp(const Rational& q, int p);
+/// IEEE round to nearest even into binary32, and into bfloat16 (8 significand bits, the
+/// binary32 exponent range), with infinities as the largest finite value's successor.
+Rational round_binary32(const Rational& q);
+Rational round_bfloat16(const Rational& q);
+
 /// The exact rational value of a finite double or float.
 Rational rational_from_double(double x);
 
