@@ -288,7 +288,10 @@ rc::Gen<Instance> tail_instance(const std::string& optimizer) {
     const auto n = static_cast<std::size_t>(i.expr->length());
     auto pick = [](std::initializer_list<Rational> l) { return *rc::gen::elementOf(std::vector<Rational>(l)); };
     std::vector<Rational> hyper;
-    if (optimizer == "adamw")
+    if (optimizer == "rmsprop")
+      hyper = {pick({Rational(9, 10), Rational(1, 2)}), pick({Rational(9, 10), Rational(0)}), pick({Rational(1), Rational(1, 1000)}),
+               pick({Rational(1, 100), Rational(1)}), pick({Rational(0), Rational(1, 10000)})};
+    else if (optimizer == "adamw")
       hyper = {pick({Rational(9, 10), Rational(1, 2)}), pick({Rational(999, 1000), Rational(3, 4)}), pick({Rational(1, 100000000), Rational(1, 10)}),
                pick({Rational(1, 1000), Rational(1, 2)}), pick({Rational(0), Rational(1, 10000)}), pick({Rational(1, 10), Rational(1)}),
                pick({Rational(1, 1000), Rational(1)})};
@@ -363,6 +366,9 @@ std::vector<Property> make_catalogue() {
        [](const Instance& i) { return bn_gap(i, true); }},
       {"theorem.adamw_tail", "the AdamW nodes at the all-reduced node equal adamWStep at dpMean", "adamW_at_allReduceMeanF",
        [] { return tail_instance("adamw"); }, [](const Instance& i) { return tail(i, false); },
+       [](const Instance& i) { return tail(i, true); }},
+      {"theorem.rmsprop_tail", "the RMSProp nodes (coupled L2, TF placement) at the all-reduced node equal rmsPropStep at dpMean",
+       "adamW_at_allReduceMeanF (RMSProp)", [] { return tail_instance("rmsprop"); }, [](const Instance& i) { return tail(i, false); },
        [](const Instance& i) { return tail(i, true); }},
       {"theorem.momentum_tail", "the Nesterov nodes at the all-reduced node equal momStep at dpMean", "adamW_at_allReduceMeanF (momentum)",
        [] { return tail_instance("momentum"); }, [](const Instance& i) { return tail(i, false); },

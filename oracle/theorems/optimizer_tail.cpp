@@ -58,6 +58,41 @@ Result optimizer_tail(const Expr& family, const std::string& optimizer, const st
     reals = {{"beta1", {b1}}, {"beta2", {b2}}, {"eps", {eps}}, {"lr", {lr}}, {"wd", {wd}}, {"bc1", {bc1}}, {"bc2", {bc2}},
              {"theta", theta}, {"m", m}, {"v", v}};
     expected = {{"adamWParamF", t1}, {"adamMNextF", m1}, {"adamVNextF", v1}};
+  } else if (optimizer == "rmsprop") {
+    // rmsPropStep (TensorFlow placement): g~ = g + wd theta; s' = rho s + (1-rho) g~^2;
+    // b' = mu b + g~ / sqrt(s' + eps); theta' = theta - lr b'. Here m holds b and v holds s.
+    const Rational rho = hyper[0], mu = hyper[1], eps = hyper[2], lr = hyper[3], wd = hyper[4];
+    std::vector<BigInterval> s1, b1, t1;
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto gt = d.add(g[i], d.mul(q(wd), q(theta[i])));
+      s1.push_back(d.add(d.mul(q(rho), q(v[i])), d.mul(one_minus(rho), d.mul(gt, gt))));
+      b1.push_back(d.add(d.mul(q(mu), q(m[i])), d.div(gt, d.sqrt(d.add(s1[i], q(eps))))));
+      t1.push_back(d.sub(q(theta[i]), d.mul(q(lr), b1[i])));
+    }
+    // The nodes, composed as the renders do (SHLO_SEMANTICS.md 5.3).
+    auto node_on = [&](const std::string& ctor, ExprPtr child, const std::map<std::string, std::vector<Rational>>& r) {
+      Expr e;
+      e.spec = find_constructor(ctor);
+      e.ds = family.ds;
+      for (const char* sname : e.spec->strings) e.strings[sname] = std::string("%") + sname;
+      e.reals = r;
+      e.children = {std::move(child)};
+      return make_expr(std::move(e));
+    };
+    const auto fam = std::make_shared<const Expr>(family);
+    const auto gtilde = node_on("momVNextF", fam, {{"mu", {wd}}, {"v", theta}});
+    const auto s_node = node_on("adamVNextF", gtilde, {{"beta2", {rho}}, {"v", v}});
+    const auto b_node = node_on("rmsBufNextF", gtilde, {{"rho", {rho}}, {"mu", {mu}}, {"eps", {eps}}, {"sq", v}, {"buf", m}});
+    const auto t_node = node_on("sgdParamF", b_node, {{"lr", {lr}}, {"theta", theta}});
+    const std::vector<std::pair<ExprPtr, std::vector<BigInterval>*>> pairs = {{s_node, &s1}, {b_node, &b1}, {t_node, &t1}};
+    for (const auto& [node, ref] : pairs) {
+      const auto got = denote(d, *node).value;
+      for (std::size_t i = 0; i < n; ++i)
+        if (!overlap(got[i], (*ref)[i]))
+          return {false, std::string(node->spec->name) + " element " + std::to_string(i) + ": den = " + d.to_string(got[i]) +
+                             ", step = " + d.to_string((*ref)[i])};
+    }
+    return {};
   } else {
     // momStep (Nesterov): v' = mu v + g; theta' = theta - lr (g + mu v')
     const Rational mu = hyper[0], lr = hyper[1];
