@@ -22,6 +22,19 @@ using nlohmann::json;
 
 namespace shlo::fuzz {
 
+namespace {
+
+// Our runner reports failures itself (with the corpus path and the reproduction string), so
+// RapidCheck's own listener, which prints a summary at exit, is not used.
+class QuietListener : public rc::detail::TestListener {
+ public:
+  void onTestCaseFinished(const rc::detail::CaseDescription&) override {}
+  void onShrinkTried(const rc::detail::CaseDescription&, bool) override {}
+  void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
+};
+
+}  // namespace
+
 Verdict judge(const std::function<Verdict(const Instance&)>& check, const Instance& inst) {
   try {
     return check(inst);
@@ -65,7 +78,8 @@ PropertyRun run_property(const Property& p, std::uint64_t seed, int runs, int ma
   rc::detail::TestMetadata metadata;
   metadata.id = p.name;
   metadata.description = p.name;
-  const auto result = rc::detail::checkProperty(rc::detail::toProperty(property), metadata, params);
+  QuietListener listener;
+  const auto result = rc::detail::checkProperty(rc::detail::toProperty(property), metadata, params, listener);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.discarded = discarded;
   rc::detail::SuccessResult ok;
