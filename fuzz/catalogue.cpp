@@ -275,6 +275,31 @@ rc::Gen<Instance> loss_instance() {
   });
 }
 
+rc::Gen<Instance> conv_instance() {
+  return rc::gen::exec([] {
+    const auto R = *rc::gen::inRange<std::int64_t>(1, 4), N = *rc::gen::inRange<std::int64_t>(1, 3),
+               ic = *rc::gen::inRange<std::int64_t>(1, 3), oc = *rc::gen::inRange<std::int64_t>(1, 3),
+               h = *rc::gen::inRange<std::int64_t>(1, 4), w = *rc::gen::inRange<std::int64_t>(1, 4), k = *rc::gen::inRange<std::int64_t>(1, 4);
+    json xs = json::array(), cots = json::array();
+    for (std::int64_t r = 0; r < R; ++r) {
+      xs.push_back(to_json(*rationals(static_cast<std::size_t>(N * ic * h * w))));
+      cots.push_back(to_json(*rationals(static_cast<std::size_t>(N * oc * h * w))));
+    }
+    Instance i;
+    i.data = {{"N", N}, {"ic", ic}, {"oc", oc}, {"h", h}, {"w", w}, {"k", k}, {"xs", xs}, {"cots", cots},
+              {"W", to_json(*rationals(static_cast<std::size_t>(oc * ic * k * k)))}};
+    return i;
+  });
+}
+
+Verdict conv_fold(const Instance& i, bool sum) {
+  std::vector<std::vector<Rational>> xs, cots;
+  for (const auto& x : i.data["xs"]) xs.push_back(from_json(x));
+  for (const auto& c : i.data["cots"]) cots.push_back(from_json(c));
+  const auto& d = i.data;
+  return from(theorems::conv_fold(xs, cots, from_json(d["W"]), d["N"], d["ic"], d["oc"], d["h"], d["w"], d["k"], sum));
+}
+
 Verdict loss_gradient(const Instance& i, bool sum) {
   std::vector<std::vector<Rational>> xs, ys;
   for (const auto& x : i.data["xs"]) xs.push_back(from_json(x));
@@ -291,7 +316,7 @@ rc::Gen<Instance> tail_instance(const std::string& optimizer) {
     if (optimizer == "rmsprop")
       hyper = {pick({Rational(9, 10), Rational(1, 2)}), pick({Rational(9, 10), Rational(0)}), pick({Rational(1), Rational(1, 1000)}),
                pick({Rational(1, 100), Rational(1)}), pick({Rational(0), Rational(1, 10000)})};
-    else if (optimizer == "adamw")
+    else if (optimizer == "adamw" || optimizer == "lamb")
       hyper = {pick({Rational(9, 10), Rational(1, 2)}), pick({Rational(999, 1000), Rational(3, 4)}), pick({Rational(1, 100000000), Rational(1, 10)}),
                pick({Rational(1, 1000), Rational(1, 2)}), pick({Rational(0), Rational(1, 10000)}), pick({Rational(1, 10), Rational(1)}),
                pick({Rational(1, 1000), Rational(1)})};
@@ -358,6 +383,9 @@ std::vector<Property> make_catalogue() {
       {"theorem.mean_loss_gradient", "the all-reduced node of per-replica loss gradients is the gradient of the mean loss (dual numbers)",
        "den_allReduceMeanF_eq_lossGrad_meanLoss", loss_instance, [](const Instance& i) { return loss_gradient(i, false); },
        [](const Instance& i) { return loss_gradient(i, true); }},
+      {"theorem.conv_fold", "the all-reduced conv weight gradient is the replica mean of batch sums of the conv Jacobian times the cotangent (k = 1, 2, 3)",
+       "den_allReduceMeanF_convWeightGradB", conv_instance, [](const Instance& i) { return conv_fold(i, false); },
+       [](const Instance& i) { return conv_fold(i, true); }},
       {"theorem.shard_gradient", "the replica mean of per-replica batch-summed dense and conv weight gradients is the global-batch gradient / R",
        "dpMeanGrad_eq_globalBatchGrad_of_perExample", shard_instance, [](const Instance& i) { return shard(i, false); },
        [](const Instance& i) { return shard(i, true); }},
@@ -369,6 +397,9 @@ std::vector<Property> make_catalogue() {
        [](const Instance& i) { return tail(i, true); }},
       {"theorem.rmsprop_tail", "the RMSProp nodes (coupled L2, TF placement) at the all-reduced node equal rmsPropStep at dpMean",
        "adamW_at_allReduceMeanF (RMSProp)", [] { return tail_instance("rmsprop"); }, [](const Instance& i) { return tail(i, false); },
+       [](const Instance& i) { return tail(i, true); }},
+      {"theorem.lamb_tail", "the LAMB nodes (direction, trust-ratio guard, update) at the all-reduced node equal lambStep at dpMean",
+       "adamW_at_allReduceMeanF (LAMB)", [] { return tail_instance("lamb"); }, [](const Instance& i) { return tail(i, false); },
        [](const Instance& i) { return tail(i, true); }},
       {"theorem.momentum_tail", "the Nesterov nodes at the all-reduced node equal momStep at dpMean", "adamW_at_allReduceMeanF (momentum)",
        [] { return tail_instance("momentum"); }, [](const Instance& i) { return tail(i, false); },

@@ -173,3 +173,53 @@ Result mean_loss_gradient(const std::vector<std::vector<Rational>>& xs, const st
 }
 
 }  // namespace shlo::theorems
+
+namespace shlo::theorems {
+
+Result conv_fold(const std::vector<std::vector<Rational>>& xs, const std::vector<std::vector<Rational>>& cots, const std::vector<Rational>& W,
+                 std::int64_t N, std::int64_t ic, std::int64_t oc, std::int64_t h, std::int64_t w, std::int64_t k, bool sum_instead) {
+  const auto R = static_cast<std::int64_t>(xs.size());
+  // The node: allReduceMeanF over r of convWeightGradB(x_r; operand cot_r).
+  std::vector<ExprPtr> kids;
+  for (std::int64_t r = 0; r < R; ++r) {
+    Expr e;
+    e.spec = find_constructor("convWeightGradB");
+    e.nats = {{"N", N}, {"ic", ic}, {"oc", oc}, {"h", h}, {"w", w}, {"kH", k}, {"kW", k}};
+    e.strings["xName"] = "%x";
+    e.reals = {{"x", xs[static_cast<std::size_t>(r)]}, {"b", std::vector<Rational>(static_cast<std::size_t>(oc), Rational(0))}, {"W", W}};
+    e.children = {operand("%cot", cots[static_cast<std::size_t>(r)])};
+    kids.push_back(make_expr(std::move(e)));
+  }
+  const auto node = den_exact(*family(kids, {oc, ic, k, k}));
+  // (1/R) sum_r sum_n <d conv(W, 0, x_rn) / d W_idx, cot_rn>, by dual numbers over a
+  // convolution written here from its formula (SHLO_SEMANTICS.md 1.6).
+  const std::int64_t p = (k - 1) / 2;
+  for (std::int64_t idx = 0; idx < oc * ic * k * k; ++idx) {
+    Rational total = 0;
+    for (std::int64_t r = 0; r < R; ++r)
+      for (std::int64_t n = 0; n < N; ++n) {
+        const Rational* X = xs[static_cast<std::size_t>(r)].data() + n * ic * h * w;
+        const Rational* D = cots[static_cast<std::size_t>(r)].data() + n * oc * h * w;
+        for (std::int64_t o = 0; o < oc; ++o)
+          for (std::int64_t i = 0; i < h; ++i)
+            for (std::int64_t j = 0; j < w; ++j) {
+              Dual y{0, 0};
+              for (std::int64_t c = 0; c < ic; ++c)
+                for (std::int64_t kh = 0; kh < k; ++kh)
+                  for (std::int64_t kw = 0; kw < k; ++kw) {
+                    const std::int64_t rr = i + kh - p, ss = j + kw - p;
+                    if (rr < 0 || rr >= h || ss < 0 || ss >= w) continue;
+                    const std::int64_t widx = ((o * ic + c) * k + kh) * k + kw;
+                    y = y + Dual{W[static_cast<std::size_t>(widx)], Rational(widx == idx ? 1 : 0)} * Dual{X[(c * h + rr) * w + ss], 0};
+                  }
+              total += y.b * D[(o * h + i) * w + j];
+            }
+      }
+    const Rational want = sum_instead ? total : total / Rational(R);
+    if (node[static_cast<std::size_t>(idx)] != want)
+      return {false, "kernel element " + std::to_string(idx) + ": node = " + node[static_cast<std::size_t>(idx)].str() + ", fold = " + want.str()};
+  }
+  return {};
+}
+
+}  // namespace shlo::theorems

@@ -25,6 +25,39 @@ ExprPtr over(const std::string& ctor, const Expr& family, const std::map<std::st
   return make_expr(std::move(e));
 }
 
+// A parameter-shaped node over `kids` (children in order), every name field "%<field>".
+ExprPtr node_on(const std::string& ctor, const std::vector<std::int64_t>& ds, std::vector<ExprPtr> kids,
+                const std::map<std::string, std::vector<Rational>>& r) {
+  Expr e;
+  e.spec = find_constructor(ctor);
+  e.ds = ds;
+  for (const char* sname : e.spec->strings) e.strings[sname] = std::string("%") + sname;
+  e.reals = r;
+  e.children = std::move(kids);
+  return make_expr(std::move(e));
+}
+
+ExprPtr operand(const std::string& name, const std::vector<Rational>& v) {
+  Expr e;
+  e.spec = find_constructor("operand");
+  e.nats["n"] = static_cast<std::int64_t>(v.size());
+  e.strings["name"] = name;
+  e.reals["v"] = v;
+  return make_expr(std::move(e));
+}
+
+// den of each node against its reference values.
+Result compare_nodes(const I& d, const std::vector<std::pair<ExprPtr, const std::vector<BigInterval>*>>& pairs) {
+  for (const auto& [node, ref] : pairs) {
+    const auto got = denote(d, *node).value;
+    for (std::size_t i = 0; i < got.size(); ++i)
+      if (!overlap(got[i], (*ref)[i]))
+        return {false, std::string(node->spec->name) + " element " + std::to_string(i) + ": den = " + d.to_string(got[i]) +
+                           ", step = " + d.to_string((*ref)[i])};
+  }
+  return {};
+}
+
 }  // namespace
 
 Result optimizer_tail(const Expr& family, const std::string& optimizer, const std::vector<Rational>& hyper,
@@ -70,29 +103,40 @@ Result optimizer_tail(const Expr& family, const std::string& optimizer, const st
       t1.push_back(d.sub(q(theta[i]), d.mul(q(lr), b1[i])));
     }
     // The nodes, composed as the renders do (SHLO_SEMANTICS.md 5.3).
-    auto node_on = [&](const std::string& ctor, ExprPtr child, const std::map<std::string, std::vector<Rational>>& r) {
-      Expr e;
-      e.spec = find_constructor(ctor);
-      e.ds = family.ds;
-      for (const char* sname : e.spec->strings) e.strings[sname] = std::string("%") + sname;
-      e.reals = r;
-      e.children = {std::move(child)};
-      return make_expr(std::move(e));
-    };
     const auto fam = std::make_shared<const Expr>(family);
-    const auto gtilde = node_on("momVNextF", fam, {{"mu", {wd}}, {"v", theta}});
-    const auto s_node = node_on("adamVNextF", gtilde, {{"beta2", {rho}}, {"v", v}});
-    const auto b_node = node_on("rmsBufNextF", gtilde, {{"rho", {rho}}, {"mu", {mu}}, {"eps", {eps}}, {"sq", v}, {"buf", m}});
-    const auto t_node = node_on("sgdParamF", b_node, {{"lr", {lr}}, {"theta", theta}});
-    const std::vector<std::pair<ExprPtr, std::vector<BigInterval>*>> pairs = {{s_node, &s1}, {b_node, &b1}, {t_node, &t1}};
-    for (const auto& [node, ref] : pairs) {
-      const auto got = denote(d, *node).value;
-      for (std::size_t i = 0; i < n; ++i)
-        if (!overlap(got[i], (*ref)[i]))
-          return {false, std::string(node->spec->name) + " element " + std::to_string(i) + ": den = " + d.to_string(got[i]) +
-                             ", step = " + d.to_string((*ref)[i])};
+    const auto& ds = family.ds;
+    const auto gtilde = node_on("momVNextF", ds, {fam}, {{"mu", {wd}}, {"v", theta}});
+    const auto s_node = node_on("adamVNextF", ds, {gtilde}, {{"beta2", {rho}}, {"v", v}});
+    const auto b_node = node_on("rmsBufNextF", ds, {gtilde}, {{"rho", {rho}}, {"mu", {mu}}, {"eps", {eps}}, {"sq", v}, {"buf", m}});
+    const auto t_node = node_on("sgdParamF", ds, {b_node}, {{"lr", {lr}}, {"theta", theta}});
+    return compare_nodes(d, {{s_node, &s1}, {b_node, &b1}, {t_node, &t1}});
+  } else if (optimizer == "lamb") {
+    // lambStep: r = (m'/bc1) / (sqrt(v'/bc2) + eps) + wd theta; wn2 = |theta|^2; rn2 = |r|^2;
+    // trust = sqrt(wn2)/sqrt(rn2) if both > 0, else 1; theta' = theta - lr trust r.
+    const Rational b1 = hyper[0], b2 = hyper[1], eps = hyper[2], lr = hyper[3], wd = hyper[4], bc1 = hyper[5], bc2 = hyper[6];
+    std::vector<BigInterval> m1, v1, r, t1;
+    BigInterval wn2 = q(0), rn2 = q(0);
+    for (std::size_t i = 0; i < n; ++i) {
+      m1.push_back(d.add(d.mul(q(b1), q(m[i])), d.mul(one_minus(b1), g[i])));
+      v1.push_back(d.add(d.mul(q(b2), q(v[i])), d.mul(one_minus(b2), d.mul(g[i], g[i]))));
+      r.push_back(d.add(d.div(d.div(m1[i], q(bc1)), d.add(d.sqrt(d.div(v1[i], q(bc2))), q(eps))), d.mul(q(wd), q(theta[i]))));
+      wn2 = d.add(wn2, d.mul(q(theta[i]), q(theta[i])));
+      rn2 = d.add(rn2, d.mul(r[i], r[i]));
     }
-    return {};
+    const bool guard = d.compare(CompareDirection::GT, wn2, q(0)) == Tri::True && d.compare(CompareDirection::GT, rn2, q(0)) == Tri::True;
+    const BigInterval trust = guard ? d.div(d.sqrt(wn2), d.sqrt(rn2)) : q(1);
+    for (std::size_t i = 0; i < n; ++i) t1.push_back(d.sub(q(theta[i]), d.mul(q(lr), d.mul(trust, r[i]))));
+    const auto fam = std::make_shared<const Expr>(family);
+    const auto& ds = family.ds;
+    const std::map<std::string, std::vector<Rational>> adam = {{"beta1", {b1}}, {"beta2", {b2}}, {"eps", {eps}}, {"wd", {wd}}, {"bc1", {bc1}},
+                                                               {"bc2", {bc2}}, {"theta", theta}, {"m", m}, {"v", v}};
+    const auto dir = node_on("lambDirF", ds, {fam}, adam);
+    const auto norm = node_on("gradSumSqAccF", ds, {operand("%lzero", {Rational(0)}), operand("%theta", theta)}, {});
+    const auto scaled = node_on("lambScaleF", ds, {norm, dir}, {});
+    const auto t_node = node_on("sgdParamF", ds, {scaled}, {{"lr", {lr}}, {"theta", theta}});
+    const auto m_node = node_on("adamMNextF", ds, {fam}, {{"beta1", {b1}}, {"m", m}});
+    const auto v_node = node_on("adamVNextF", ds, {fam}, {{"beta2", {b2}}, {"v", v}});
+    return compare_nodes(d, {{dir, &r}, {t_node, &t1}, {m_node, &m1}, {v_node, &v1}});
   } else {
     // momStep (Nesterov): v' = mu v + g; theta' = theta - lr (g + mu v')
     const Rational mu = hyper[0], lr = hyper[1];

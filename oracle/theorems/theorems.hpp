@@ -41,10 +41,18 @@ Result batch_bn_gap(const std::vector<std::vector<Rational>>& shards);
 Result mean_loss_gradient(const std::vector<std::vector<Rational>>& xs, const std::vector<std::vector<Rational>>& ys,
                           const std::vector<Rational>& W, std::int64_t m, std::int64_t n, bool sum_instead = false);
 
+// D9 den_allReduceMeanF_convWeightGradB: the all-reduced conv weight gradient is the replica
+// mean of per-replica batch sums of the conv Jacobian (in W) times the cotangent, the
+// Jacobian taken by dual numbers over an independent convolution; kernels k = 1, 2, 3 (den
+// is defined for even k). xs[r]: N examples of ic*h*w; cots[r]: N of oc*h*w.
+Result conv_fold(const std::vector<std::vector<Rational>>& xs, const std::vector<std::vector<Rational>>& cots, const std::vector<Rational>& W,
+                 std::int64_t N, std::int64_t ic, std::int64_t oc, std::int64_t h, std::int64_t w, std::int64_t k, bool sum_instead = false);
+
 // D10 adamW_at_allReduceMeanF (and the Nesterov pair and the RMSProp triple): the optimizer
 // nodes over the all-reduced gradient equal the optimizer step of section 5 (written
 // independently) at dpMean. `optimizer`: "adamw" (hyper: b1 b2 eps lr wd bc1 bc2),
-// "momentum" (mu lr), "rmsprop" (rho mu eps lr wd; m holds the buffer, v the mean square).
+// "lamb" (as adamw, lr used in the update), "momentum" (mu lr), "rmsprop" (rho mu eps lr wd;
+// m holds the buffer, v the mean square).
 // `wrong_beta` (control) uses beta for (1 - beta) in the reference step.
 Result optimizer_tail(const Expr& family, const std::string& optimizer, const std::vector<Rational>& hyper,
                       const std::vector<Rational>& theta, const std::vector<Rational>& m, const std::vector<Rational>& v,
