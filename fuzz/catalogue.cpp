@@ -12,6 +12,7 @@
 #include "fuzz/property.hpp"
 #include "interp/den.hpp"
 #include "oracle/agree.hpp"
+#include "oracle/float_allowance.hpp"
 #include "oracle/text_case.hpp"
 #include "oracle/theorems/theorems.hpp"
 
@@ -192,6 +193,14 @@ Verdict mpfr_in_interval(const Instance& i, bool coarse) {
   return Verdict::pass();
 }
 
+Verdict float_allowance(const Instance& i, bool perturb) {
+  for (const char* domain : {"f32", "f64"}) {
+    const FloatCheck c = float_run_within_allowance(case_of(i), domain, perturb);
+    if (!c.within) return Verdict::fail(std::string(domain) + ": " + c.detail);
+  }
+  return Verdict::pass();
+}
+
 rc::Gen<Instance> with_precision(rc::Gen<ExprPtr> g) {
   return rc::gen::exec([g] {
     Instance i{*g, json::object()};
@@ -362,6 +371,9 @@ std::vector<Property> make_catalogue() {
       {"domains.ops_mpfr_in_interval", "on op-level programs with exp, logistic, tanh, sqrt, the mpfr:P run lies in interval:P", "",
        [] { return op_program(true); }, [](const Instance& i) { return mpfr_in_interval(i, false); },
        [](const Instance& i) { return mpfr_in_interval(i, true); }},
+      {"domains.float_within_allowance", "every op of an f32 or f64 run lies in the interval enclosure of the exact op on its float operands, widened by the op's allowance",
+       "", [] { return op_program(true); }, [](const Instance& i) { return float_allowance(i, false); },
+       [](const Instance& i) { return float_allowance(i, true); }},
       {"theorem.dp_mean", "den(allReduceMeanF(g)) = dpMean(r -> den g_r), and so does the emitted all_reduce program",
        "den_allReduceMeanF_eq_dpMean", family_only, [](const Instance& i) { return from(theorems::dp_mean(*i.expr)); },
        [](const Instance& i) { return from(theorems::dp_mean(*i.expr, true)); }},

@@ -7,6 +7,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ast/program.hpp"
@@ -34,6 +35,8 @@ struct RunProgress {
 
 struct RunOptions {
   int replicas = 1;
+  /// Keep every value (no freeing) and return them in RunResult::values: for per-op checks.
+  bool keep_values = false;
   /// Called before each instruction (for a progress line); may be empty.
   std::function<void(const RunProgress&)> progress;
 };
@@ -43,6 +46,7 @@ struct RunResult {
   std::vector<std::vector<Value<D>>> outputs;  // [replica][result]
   std::map<std::string, OpProfile> profile;    // per op name
   std::size_t peak_live_bytes = 0;             // largest total of live tensors (scalar storage)
+  std::vector<std::unordered_map<std::string, Value<D>>> values;  // [replica], with keep_values
 };
 
 /// Runs `m` on inputs[r][arg] for r < options.replicas. Throws RunError (located) for a

@@ -222,7 +222,8 @@ RunResult<D> run_program(const Module& m, const D& d, std::vector<std::vector<Va
         }
       } else {
         // A reshape of a value that dies here takes its storage instead of copying it.
-        const bool donate = inst.op == Op::Reshape && last_use[inst.operands[0]] == k && !returned.count(inst.operands[0]);
+        const bool donate = inst.op == Op::Reshape && !options.keep_values && last_use[inst.operands[0]] == k &&
+                            !returned.count(inst.operands[0]);
         for (int r = 0; r < R; ++r) {
           auto& e = env[static_cast<std::size_t>(r)];
           Value<D> v;
@@ -247,7 +248,7 @@ RunResult<D> run_program(const Module& m, const D& d, std::vector<std::vector<Va
     }
     peak = std::max(peak, live);
     for (const auto& name : inst.operands) {
-      if (last_use[name] != k || returned.count(name)) continue;
+      if (options.keep_values || last_use[name] != k || returned.count(name)) continue;
       for (auto& e : env) {
         auto it = e.find(name);
         if (it == e.end()) continue;
@@ -261,6 +262,7 @@ RunResult<D> run_program(const Module& m, const D& d, std::vector<std::vector<Va
     prof.flops += flops_of(inst) * R;
   }
   result.peak_live_bytes = peak;
+  if (options.keep_values) result.values = env;
   result.outputs.resize(static_cast<std::size_t>(R));
   for (int r = 0; r < R; ++r)
     for (const auto& name : f.return_values) result.outputs[static_cast<std::size_t>(r)].push_back(env[static_cast<std::size_t>(r)].at(name));
