@@ -122,8 +122,24 @@ Verdict skeleton_lift(const Instance& i, bool broken) {
 }
 
 // --- meaning --------------------------------------------------------------------------------
+bool contains(const Expr& e, const std::string& ctor) {
+  if (e.spec->name == ctor) return true;
+  for (const auto& c : e.children)
+    if (contains(*c, ctor)) return true;
+  return false;
+}
+
 Verdict meaning(const Instance& i, bool perturb) {
-  const Agreement a = den_agrees_with_text(*i.expr, perturb);
+  Agreement a;
+  try {
+    a = den_agrees_with_text(*i.expr, perturb);
+  } catch (const std::exception& e) {
+    // lambScaleF's text divides sqrt(wn2) by sqrt(rn2) before its guard selects 1 (section
+    // 3.8); at rn2 = 0 the exact run refuses the unused quotient that IEEE would make inf.
+    if (std::string(e.what()).find("division by zero") != std::string::npos && contains(*i.expr, "lambScaleF"))
+      return Verdict::discard("lambScaleF's unselected quotient divides by zero");
+    throw;
+  }
   if (!a.comparable) return Verdict::discard("den raised " + a.detail);
   if (!a.agree) return Verdict::fail("in " + a.domain + ": " + a.detail);
   return Verdict::pass();
@@ -348,11 +364,12 @@ Verdict tail(const Instance& i, bool wrong) {
 std::vector<Property> make_catalogue() {
   auto expr_rational = [] { return of_expr(gen_expr(false)); };
   auto expr_any = [] { return of_expr(gen_expr(true)); };
+  auto expr_text = [] { return of_expr(gen_expr(true, true)); };
   return {
-      {"text.round_trip", "emit(e) parses and verifies, and print(parse(emit(e))) == emit(e)", "", expr_any,
+      {"text.round_trip", "emit(e) parses and verifies, and print(parse(emit(e))) == emit(e)", "", expr_text,
        [](const Instance& i) { return text_round_trip(i, false); }, [](const Instance& i) { return text_round_trip(i, true); }},
       {"skeleton.lift", "lift(parse(emit(e))) == skel(e) (unprinted fields as 0), and parse(toToks(skel e)) == skel e",
-       "roundtrip", expr_any, [](const Instance& i) { return skeleton_lift(i, false); },
+       "roundtrip", expr_text, [](const Instance& i) { return skeleton_lift(i, false); },
        [](const Instance& i) { return skeleton_lift(i, true); }},
       {"meaning.den_equals_text", "den(e) == run(parse(emit(e))): exactly in exact, overlapping in interval:256", "", expr_any,
        [](const Instance& i) { return meaning(i, false); }, [](const Instance& i) { return meaning(i, true); }},

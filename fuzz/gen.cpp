@@ -46,12 +46,17 @@ struct Step {
 };
 
 // One activation constructor on top of `in`.
+// geluF's text uses the decimal 0.7978845608028654 for sqrt(2/pi) (SHLO_SEMANTICS.md 7.9): den
+// and the text differ below f32 resolution, so it is generated only where values are not
+// compared with den.
+thread_local bool g_with_gelu = false;
+
 Step grow(Names& names, Step in, bool transcendental) {
   std::vector<std::string> ops = {"dotIn", "dotOut", "addBcast", "sub", "scaleF", "reluF", "selectPos", "relu6F", "selectMid",
                                   "softmaxDiv"};
   if (transcendental) {
-    ops.push_back("expe");
-    ops.push_back("sigmoidF");
+    ops.insert(ops.end(), {"expe", "sigmoidF", "bnF", "bnBack"});
+    if (g_with_gelu) ops.push_back("geluF");
   }
   if (in.layout.image()) {
     ops.push_back("flatConvF");
@@ -77,6 +82,11 @@ Step grow(Names& names, Step in, bool transcendental) {
   }
   if (op == "scaleF") return {plan("scaleF", {{"n", n}}, {in.e}, {{"sStr", *rc::gen::elementOf(kScales)}}), in.layout};
   if (op == "selectPos" || op == "selectMid") return {plan(op.c_str(), {{"n", n}}, {in.e}, {{"xName", names.fresh("x")}}), in.layout};
+  if (op == "bnF" || op == "bnBack") {
+    std::map<std::string, std::string> s = {{"gName", names.fresh("g")}, {"epsStr", *rc::gen::element<std::string>("0.25", "1.0", "0.5")}};
+    s[op == "bnF" ? "bName" : "xName"] = names.fresh(op == "bnF" ? "b" : "x");
+    return {plan(op.c_str(), {{"n", n}}, {in.e}, s), in.layout};
+  }
   if (op == "flatConvF" || op == "convBack") {
     const std::int64_t k = *rc::gen::element<std::int64_t>(1, 3);  // odd kernels (section 7.2)
     const std::int64_t other = *rc::gen::inRange<std::int64_t>(1, 3);
@@ -168,12 +178,15 @@ std::vector<std::int64_t> printed_shape(const ExprPtr& e) {
 
 // An optimizer node on a parameter-shaped gradient.
 ExprPtr optimizer(Names& names, ExprPtr g, bool rational) {
-  std::vector<std::string> ops = {"sgdParamF", "momVNextF", "momParamF", "adamMNextF", "adamVNextF"};
-  if (!rational) ops.push_back("adamWParamF");
+  std::vector<std::string> ops = {"sgdParamF", "momVNextF", "momParamF", "adamMNextF", "adamVNextF", "gradSumSqAccF"};
+  if (!rational) ops.insert(ops.end(), {"adamWParamF", "rmsBufNextF", "lambDirF", "clipScaleF", "lambScaleF"});
   const std::string op = *rc::gen::elementOf(ops);
   const std::vector<std::int64_t> ds = printed_shape(g);
   std::map<std::string, std::string> s;
   for (const char* f : find_constructor(op)->strings) s[f] = names.fresh("h");
+  if (op == "clipScaleF") s = {{"clipStr", *rc::gen::element<std::string>("1.0", "0.5", "4.0")}, {"epsStr", "0.25"}};
+  if (find_constructor(op)->arity == Arity::Binary)  // the left operand: a running scalar
+    return plan(op.c_str(), {}, {plan("operand", {{"n", 1}}, {}, {{"name", names.fresh("s")}}), std::move(g)}, s, ds);
   return plan(op.c_str(), {}, {std::move(g)}, s, ds);
 }
 
@@ -187,6 +200,10 @@ std::vector<Rational> field_values(const Expr& e, const RealField& f) {
   const std::string c = e.spec->name, name = f.name;
   const auto len = static_cast<std::size_t>(eval_length(f.length, e.nats));
   if (name == "s") return {parse_literal(e.string("sStr")).value};
+  if (name == "c" && e.strings.count("clipStr")) return {parse_literal(e.string("clipStr")).value};
+  if (name == "eps" && e.strings.count("epsStr")) return {parse_literal(e.string("epsStr")).value};
+  if (name == "gamma" || name == "beta") return {*small_rational()};
+  if (name == "rho") return {*rc::gen::element(Rational(1, 2), Rational(9, 10))};
   if (name == "lr" && e.strings.count("lrStr")) return {parse_literal(e.string("lrStr")).value};
   if (name == "beta1" || name == "beta2" || name == "mu")
     return {*rc::gen::element(Rational(1, 2), Rational(9, 10), Rational(3, 4))};
@@ -198,7 +215,9 @@ std::vector<Rational> field_values(const Expr& e, const RealField& f) {
   for (std::size_t i = 0; i < len; ++i) {
     Rational q = *small_rational();
     if (c == "maxPoolBack" && name == "x") q += Rational(101 * static_cast<long>(i));  // distinct: no ties
-    if (name == "v" && c.rfind("adam", 0) == 0 && q < 0) q = -q;  // second moments are not negative
+    if (name == "v" && (c.rfind("adam", 0) == 0 || c == "lambDirF") && q < 0) q = -q;  // second moments are not negative
+    if (name == "sq" && q < 0) q = -q;
+    if (c == "operand" && e.strings.at("name").rfind("%s", 0) == 0 && q < 0) q = -q;  // a running sum of squares
     v.push_back(q);
   }
   return v;
@@ -232,7 +251,7 @@ ExprPtr family_of(Names& names, ExprPtr child_plan, std::int64_t R, bool rationa
   // An optimizer tail over the all-reduced gradient (values shared by all replicas).
   ExprPtr tail_plan = optimizer(names, fam, rational_tail);
   Expr t = *fill(tail_plan);
-  t.children = {fam};
+  t.children.back() = fam;  // the gradient is the right (or only) operand
   return make_expr(std::move(t));
 }
 
@@ -265,8 +284,13 @@ rc::Gen<ExprPtr> gen_values(const ExprPtr& plan_) {
   return rc::gen::exec([plan_] { return fill(plan_); });
 }
 
-rc::Gen<ExprPtr> gen_expr(bool allow_transcendental) {
-  return rc::gen::exec([allow_transcendental] { return *gen_values(*gen_plan(allow_transcendental)); });
+rc::Gen<ExprPtr> gen_expr(bool allow_transcendental, bool with_gelu) {
+  return rc::gen::exec([allow_transcendental, with_gelu] {
+    g_with_gelu = with_gelu;
+    ExprPtr plan_ = *gen_plan(allow_transcendental);
+    g_with_gelu = false;
+    return *gen_values(plan_);
+  });
 }
 
 rc::Gen<ExprPtr> gen_family(bool rational_tail) {

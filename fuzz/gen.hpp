@@ -25,8 +25,9 @@ void reset_discards();
 rc::Gen<ExprPtr> gen_plan(bool allow_transcendental);
 /// Values for every real field of a plan (fresh draws per call).
 rc::Gen<ExprPtr> gen_values(const ExprPtr& plan);
-/// A well-typed expression with values.
-rc::Gen<ExprPtr> gen_expr(bool allow_transcendental);
+/// A well-typed expression with values. `with_gelu` admits geluF, whose text and den differ
+/// by the decimal it prints for sqrt(2/pi) (SHLO_SEMANTICS.md 7.9): for the text properties.
+rc::Gen<ExprPtr> gen_expr(bool allow_transcendental, bool with_gelu = false);
 
 /// An SPMD family: allReduceMeanF over R (1..8) replicas of one plan, each with its own
 /// values, optionally under an optimizer tail (sgd, momentum, AdamW). `rational_tail`

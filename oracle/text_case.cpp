@@ -42,14 +42,25 @@ const std::map<std::string, std::vector<NamedInput>>& named_inputs() {
       {"sgdParamF", {{"thetaName", "T[ds]", "theta"}, {"lrName", "T[]", "lr"}}},
       {"momVNextF", {{"vName", "T[ds]", "v"}, {"muName", "T[]", "mu"}}},
       {"momParamF", {{"thetaName", "T[ds]", "theta"}, {"vName", "T[ds]", "v"}, {"muName", "T[]", "mu"}, {"lrName", "T[]", "lr"}}},
+      {"rmsBufNextF",
+       {{"sqName", "T[ds]", "sq"}, {"bufName", "T[ds]", "buf"}, {"rhoName", "T[]", "rho"}, {"orhoName", "T[]", "1-rho"},
+        {"muName", "T[]", "mu"}, {"epsName", "T[]", "eps"}}},
+      {"lambDirF",
+       {{"thetaName", "T[ds]", "theta"}, {"mName", "T[ds]", "m"}, {"vName", "T[ds]", "v"}, {"b1Name", "T[]", "beta1"},
+        {"ob1Name", "T[]", "1-beta1"}, {"b2Name", "T[]", "beta2"}, {"ob2Name", "T[]", "1-beta2"}, {"bc1Name", "T[]", "bc1"},
+        {"bc2Name", "T[]", "bc2"}, {"epsName", "T[]", "eps"}, {"wdName", "T[]", "wd"}}},
+      {"bnF", {{"gName", "T[]", "gamma"}, {"bName", "T[]", "beta"}}},
+      {"bnBack", {{"gName", "T[]", "gamma"}, {"xName", "T[B,n]", "x"}}},
   };
   return table;
 }
 
 // Constructors whose only names are their operands (or literal strings).
 const std::set<std::string>& nameless() {
-  static const std::set<std::string> s = {"expe", "softmaxDiv", "sub", "scaleF", "reluF", "relu6F", "sigmoidF", "geluF",
-                                          "maxPoolF", "biasGrad", "convBiasGrad", "allReduceMeanF", "operand"};
+  static const std::set<std::string> s = {"expe",         "softmaxDiv",    "sub",        "scaleF",     "reluF",
+                                          "relu6F",       "sigmoidF",      "geluF",      "maxPoolF",   "biasGrad",
+                                          "convBiasGrad", "allReduceMeanF", "gradSumSqAccF", "clipScaleF", "lambScaleF",
+                                          "operand"};
   return s;
 }
 
@@ -110,8 +121,12 @@ struct Collector {
     const std::string child_type = e.spec->has_ds ? type_text("T[ds]", e, batch) : std::string();
     for (std::size_t k = 0; k < e.children.size(); ++k) {
       const Expr& child = *e.children[k];
-      const std::string t = !child_type.empty() ? child_type
-                                                : "tensor<" + std::to_string(batch) + "x" + std::to_string(child.length()) + "xf32>";
+      // A parameter-shaped binary node (gradSumSqAccF, clipScaleF, lambScaleF) reads a rank-0
+      // scalar on the left.
+      const bool scalar_left = e.spec->has_ds && e.spec->arity == Arity::Binary && k == 0;
+      const std::string t = scalar_left ? "tensor<f32>"
+                            : !child_type.empty() ? child_type
+                                                  : "tensor<" + std::to_string(batch) + "x" + std::to_string(child.length()) + "xf32>";
       if (e.spec->arity == Arity::Family) {
         if (k == 0) {  // each replica reads its own child
           for (std::size_t r = 0; r < e.children.size(); ++r) walk(*e.children[r], t, r);
