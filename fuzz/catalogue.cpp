@@ -365,13 +365,20 @@ std::vector<Property> make_catalogue() {
   auto expr_rational = [] { return of_expr(gen_expr(false)); };
   auto expr_any = [] { return of_expr(gen_expr(true)); };
   auto expr_text = [] { return of_expr(gen_expr(true, true)); };
+  // Per-example expressions at batch 1, or the batched set at N = B (half and half).
+  auto expr_both = [] {
+    return rc::gen::exec([] { return Instance{*rc::gen::arbitrary<bool>() ? *gen_expr(true) : *gen_batched_expr(true), json::object()}; });
+  };
+  auto expr_text_both = [] {
+    return rc::gen::exec([] { return Instance{*rc::gen::arbitrary<bool>() ? *gen_expr(true, true) : *gen_batched_expr(true), json::object()}; });
+  };
   return {
-      {"text.round_trip", "emit(e) parses and verifies, and print(parse(emit(e))) == emit(e)", "", expr_text,
+      {"text.round_trip", "emit(e) parses and verifies, and print(parse(emit(e))) == emit(e)", "", expr_text_both,
        [](const Instance& i) { return text_round_trip(i, false); }, [](const Instance& i) { return text_round_trip(i, true); }},
       {"skeleton.lift", "lift(parse(emit(e))) == skel(e) (unprinted fields as 0), and parse(toToks(skel e)) == skel e",
        "roundtrip", expr_text, [](const Instance& i) { return skeleton_lift(i, false); },
        [](const Instance& i) { return skeleton_lift(i, true); }},
-      {"meaning.den_equals_text", "den(e) == run(parse(emit(e))): exactly in exact, overlapping in interval:256", "", expr_any,
+      {"meaning.den_equals_text", "den(e) == run(parse(emit(e))) at B = 1, and for the batched set at N = B: exactly in exact, overlapping in interval:256", "", expr_both,
        [](const Instance& i) { return meaning(i, false); }, [](const Instance& i) { return meaning(i, true); }},
       {"meaning.replicas", "on an SPMD family (R = 1..8, optimizer tail), den == the emitted program on R replicas", "",
        [] { return of_expr(gen_family(false)); }, [](const Instance& i) { return meaning(i, false); },

@@ -202,7 +202,7 @@ std::vector<Rational> field_values(const Expr& e, const RealField& f) {
   if (name == "s") return {parse_literal(e.string("sStr")).value};
   if (name == "c" && e.strings.count("clipStr")) return {parse_literal(e.string("clipStr")).value};
   if (name == "eps" && e.strings.count("epsStr")) return {parse_literal(e.string("epsStr")).value};
-  if (name == "gamma" || name == "beta") return {*small_rational()};
+  if ((name == "gamma" || name == "beta") && len == 1) return {*small_rational()};
   if (name == "rho") return {*rc::gen::element(Rational(1, 2), Rational(9, 10))};
   if (name == "lr" && e.strings.count("lrStr")) return {parse_literal(e.string("lrStr")).value};
   if (name == "beta1" || name == "beta2" || name == "mu")
@@ -214,7 +214,7 @@ std::vector<Rational> field_values(const Expr& e, const RealField& f) {
   std::vector<Rational> v;
   for (std::size_t i = 0; i < len; ++i) {
     Rational q = *small_rational();
-    if (c == "maxPoolBack" && name == "x") q += Rational(101 * static_cast<long>(i));  // distinct: no ties
+    if ((c == "maxPoolBack" || c == "maxPoolBackB") && name == "x") q += Rational(101 * static_cast<long>(i));  // distinct: no ties
     if (name == "v" && (c.rfind("adam", 0) == 0 || c == "lambDirF") && q < 0) q = -q;  // second moments are not negative
     if (name == "sq" && q < 0) q = -q;
     if (c == "operand" && e.strings.at("name").rfind("%s", 0) == 0 && q < 0) q = -q;  // a running sum of squares
@@ -255,7 +255,88 @@ ExprPtr family_of(Names& names, ExprPtr child_plan, std::int64_t R, bool rationa
   return make_expr(std::move(t));
 }
 
+// The batched set at N = B (section 3.9): a chain over a batch of N examples.
+ExprPtr batched_chain(Names& names, bool transcendental) {
+  const std::int64_t N = *rc::gen::inRange<std::int64_t>(2, 4);
+  Layout L;
+  if (*rc::gen::arbitrary<bool>()) {
+    const std::int64_t c = *rc::gen::inRange<std::int64_t>(1, 3), h = *rc::gen::element<std::int64_t>(1, 2), w = *rc::gen::element<std::int64_t>(1, 2);
+    L = {c * h * w, c, h, w};
+  } else {
+    L = {*rc::gen::inRange<std::int64_t>(1, 4)};
+  }
+  ExprPtr e = leaf(names, N * L.width);
+  const int depth = *rc::gen::inRange(1, 4);
+  for (int step = 0; step < depth; ++step) {
+    std::vector<std::string> ops = {"batchOp/dense", "batchOp/relu", "batchOp/softmaxDiv", "batchOp/dotOut", "subB", "divConstB", "selectPosB"};
+    if (transcendental) ops.push_back("batchOp/expe");
+    if (L.image()) {
+      ops.insert(ops.end(), {"batchOp/conv", "maxPoolBackB", "convBackBatched"});
+      if (L.h % 2 == 0 && L.w % 2 == 0) ops.push_back("batchOp/maxPool");
+      if (transcendental) ops.insert(ops.end(), {"bnBatchF", "bnBatchBack"});
+    }
+    const std::string op = *rc::gen::elementOf(ops);
+    const std::int64_t n = L.width;
+    if (op == "batchOp/dense") {
+      const std::int64_t c = *rc::gen::inRange<std::int64_t>(1, 4);
+      e = plan(op.c_str(), {{"N", N}, {"a", n}, {"c", c}}, {e}, {{"wName", names.fresh("w")}, {"bName", names.fresh("b")}});
+      L = {c};
+    } else if (op == "batchOp/dotOut") {
+      const std::int64_t m = *rc::gen::inRange<std::int64_t>(1, 4);
+      e = plan(op.c_str(), {{"N", N}, {"m", m}, {"n", n}}, {e}, {{"wName", names.fresh("w")}});
+      L = {m};
+    } else if (op == "subB") {
+      e = plan(op.c_str(), {{"N", N}, {"n", n}}, {e, leaf(names, N * n)});
+    } else if (op == "divConstB") {
+      e = plan(op.c_str(), {{"N", N}, {"n", n}}, {e}, {{"sStr", *rc::gen::element<std::string>("2.0", "4.0", "0.5")}});
+    } else if (op == "selectPosB") {
+      e = plan(op.c_str(), {{"N", N}, {"n", n}}, {e}, {{"xName", names.fresh("x")}});
+    } else if (op == "batchOp/conv" || op == "convBackBatched") {
+      const std::int64_t k = *rc::gen::element<std::int64_t>(1, 3), other = *rc::gen::inRange<std::int64_t>(1, 3);
+      const std::int64_t ic = op == "batchOp/conv" ? L.c : other, oc = op == "batchOp/conv" ? other : L.c;
+      std::map<std::string, std::string> s = {{"wName", names.fresh("w")}};
+      if (op == "batchOp/conv") s["bName"] = names.fresh("b");
+      e = plan(op.c_str(), {{"N", N}, {"ic", ic}, {"oc", oc}, {"h", L.h}, {"w", L.w}, {"kH", k}, {"kW", k}}, {e}, s);
+      const std::int64_t out = op == "batchOp/conv" ? oc : ic;
+      L = {out * L.h * L.w, out, L.h, L.w};
+    } else if (op == "batchOp/maxPool") {
+      e = plan(op.c_str(), {{"N", N}, {"c", L.c}, {"h", L.h / 2}, {"w", L.w / 2}}, {e});
+      L = {L.width / 4, L.c, L.h / 2, L.w / 2};
+    } else if (op == "maxPoolBackB") {
+      e = plan(op.c_str(), {{"N", N}, {"c", L.c}, {"h", L.h}, {"w", L.w}}, {e}, {{"xName", names.fresh("x")}});
+      L = {L.width * 4, L.c, 2 * L.h, 2 * L.w};
+    } else if (op == "bnBatchF" || op == "bnBatchBack") {
+      std::map<std::string, std::string> s = {{"gName", names.fresh("g")}, {"epsStr", *rc::gen::element<std::string>("0.25", "1.0")}};
+      s[op == "bnBatchF" ? "bName" : "xName"] = names.fresh(op == "bnBatchF" ? "b" : "x");
+      e = plan(op.c_str(), {{"N", N}, {"oc", L.c}, {"h", L.h}, {"w", L.w}}, {e}, s);
+    } else {
+      e = plan(op.c_str(), {{"N", N}, {"n", n}}, {e});
+    }
+  }
+  // The batched parameter gradients (explicit sums over the batch).
+  const std::string top = *rc::gen::elementOf(L.image() ? std::vector<std::string>{"none", "denseWeightGradB", "denseBiasGradB", "convWeightGradB", "convBiasGradB"}
+                                                       : std::vector<std::string>{"none", "denseWeightGradB", "denseBiasGradB"});
+  if (top == "denseWeightGradB")
+    return plan(top.c_str(), {{"N", N}, {"a", *rc::gen::inRange<std::int64_t>(1, 4)}, {"c", L.width}}, {e}, {{"xName", names.fresh("x")}});
+  if (top == "denseBiasGradB") return plan(top.c_str(), {{"N", N}, {"c", L.width}}, {e});
+  if (top == "convWeightGradB" || top == "convBiasGradB") {
+    const std::int64_t k = *rc::gen::element<std::int64_t>(1, 3);
+    std::map<std::string, std::string> s;
+    if (top == "convWeightGradB") s["xName"] = names.fresh("x");
+    return plan(top.c_str(), {{"N", N}, {"ic", *rc::gen::inRange<std::int64_t>(1, 3)}, {"oc", L.c}, {"h", L.h}, {"w", L.w}, {"kH", k}, {"kW", k}},
+                {e}, s);
+  }
+  return e;
+}
+
 }  // namespace
+
+rc::Gen<ExprPtr> gen_batched_expr(bool allow_transcendental) {
+  return rc::gen::exec([allow_transcendental] {
+    Names names;
+    return *gen_values(batched_chain(names, allow_transcendental));
+  });
+}
 
 void count_discard(const std::string& reason) {
   std::lock_guard<std::mutex> lock(discard_mutex);

@@ -29,6 +29,10 @@ rc::Gen<ExprPtr> gen_values(const ExprPtr& plan);
 /// by the decimal it prints for sqrt(2/pi) (SHLO_SEMANTICS.md 7.9): for the text properties.
 rc::Gen<ExprPtr> gen_expr(bool allow_transcendental, bool with_gelu = false);
 
+/// An expression of the batched set (section 3.9) at N = B in 2..3, where den and the text
+/// agree.
+rc::Gen<ExprPtr> gen_batched_expr(bool allow_transcendental);
+
 /// An SPMD family: allReduceMeanF over R (1..8) replicas of one plan, each with its own
 /// values, optionally under an optimizer tail (sgd, momentum, AdamW). `rational_tail`
 /// restricts the tail to rational ones.

@@ -50,6 +50,16 @@ const std::map<std::string, std::vector<NamedInput>>& named_inputs() {
         {"ob1Name", "T[]", "1-beta1"}, {"b2Name", "T[]", "beta2"}, {"ob2Name", "T[]", "1-beta2"}, {"bc1Name", "T[]", "bc1"},
         {"bc2Name", "T[]", "bc2"}, {"epsName", "T[]", "eps"}, {"wdName", "T[]", "wd"}}},
       {"bnF", {{"gName", "T[]", "gamma"}, {"bName", "T[]", "beta"}}},
+      {"batchOp/dense", {{"wName", "T[a,c]", "W"}, {"bName", "T[c]", "bias"}}},
+      {"batchOp/conv", {{"wName", "T[oc,ic,kH,kW]", "W"}, {"bName", "T[oc]", "bias"}}},
+      {"batchOp/dotOut", {{"wName", "T[m,n]", "W"}}},
+      {"selectPosB", {{"xName", "T[B,n]", "x"}}},
+      {"maxPoolBackB", {{"xName", "T[B,c*2*h*2*w]", "x"}}},
+      {"convBackBatched", {{"wName", "T[oc,ic,kH,kW]", "W"}}},
+      {"convWeightGradB", {{"xName", "T[B,ic*h*w]", "x"}}},
+      {"denseWeightGradB", {{"xName", "T[B,a]", "x"}}},
+      {"bnBatchF", {{"gName", "T[oc]", "gamma"}, {"bName", "T[oc]", "beta"}}},
+      {"bnBatchBack", {{"gName", "T[oc]", "gamma"}, {"xName", "T[B,oc*h*w]", "x"}}},
       {"bnBack", {{"gName", "T[]", "gamma"}, {"xName", "T[B,n]", "x"}}},
   };
   return table;
@@ -60,7 +70,8 @@ const std::set<std::string>& nameless() {
   static const std::set<std::string> s = {"expe",         "softmaxDiv",    "sub",        "scaleF",     "reluF",
                                           "relu6F",       "sigmoidF",      "geluF",      "maxPoolF",   "biasGrad",
                                           "convBiasGrad", "allReduceMeanF", "gradSumSqAccF", "clipScaleF", "lambScaleF",
-                                          "operand"};
+                                          "operand", "batchOp/relu", "batchOp/maxPool", "batchOp/expe", "batchOp/softmaxDiv",
+                                          "subB", "divConstB", "convBiasGradB", "denseBiasGradB"};
   return s;
 }
 
@@ -126,7 +137,7 @@ struct Collector {
       const bool scalar_left = e.spec->has_ds && e.spec->arity == Arity::Binary && k == 0;
       const std::string t = scalar_left ? "tensor<f32>"
                             : !child_type.empty() ? child_type
-                                                  : "tensor<" + std::to_string(batch) + "x" + std::to_string(child.length()) + "xf32>";
+                                                  : "tensor<" + std::to_string(batch) + "x" + std::to_string(child.length() / batch) + "xf32>";
       if (e.spec->arity == Arity::Family) {
         if (k == 0) {  // each replica reads its own child
           for (std::size_t r = 0; r < e.children.size(); ++r) walk(*e.children[r], t, r);
@@ -145,6 +156,14 @@ std::int64_t family_size(const Expr& e) {
   return 1;
 }
 
+// The printer's B: the N of a batched constructor (they are compared at N = B), else 1.
+std::int64_t batch_of(const Expr& e) {
+  if (e.spec->token == std::string("batched") || e.spec->token == std::string("batched2")) return e.nat("N");
+  for (const auto& c : e.children)
+    if (auto b = batch_of(*c); b > 1) return b;
+  return 1;
+}
+
 }  // namespace
 
 bool text_case_supported(const Expr& e) {
@@ -156,10 +175,11 @@ bool text_case_supported(const Expr& e) {
 }
 
 TextCase text_case(const Expr& e, std::int64_t batch) {
+  if (batch <= 0) batch = batch_of(e);
   TextCase out;
   out.replicas = family_size(e);
   Collector col{batch, {}, {}, std::vector<std::map<std::string, std::vector<Rational>>>(static_cast<std::size_t>(out.replicas))};
-  col.walk(e, "tensor<" + std::to_string(batch) + "x" + std::to_string(e.length()) + "xf32>", 0);
+  col.walk(e, "tensor<" + std::to_string(batch) + "x" + std::to_string(e.length() / batch) + "xf32>", 0);
   // Names outside any family are the same on every replica.
   for (std::size_t r = 1; r < col.inputs.size(); ++r)
     for (const auto& [name, v] : col.inputs[0])

@@ -20,9 +20,10 @@ struct TextCase {
   std::int64_t replicas = 1;
 };
 
-/// Builds the module for `e` at batch B. Throws ExprError for a constructor whose names this
+/// Builds the module for `e` at batch B (0: 1, or the N of its batched constructors, where
+/// den and the text agree at N = B). Throws ExprError for a constructor whose names this
 /// table does not type (see text_case.cpp).
-TextCase text_case(const Expr& e, std::int64_t batch = 1);
+TextCase text_case(const Expr& e, std::int64_t batch = 0);
 
 /// Whether text_case knows how to type every name of `e`.
 bool text_case_supported(const Expr& e);
