@@ -55,7 +55,7 @@ Step grow(Names& names, Step in, bool transcendental) {
   std::vector<std::string> ops = {"dotIn", "dotOut", "addBcast", "sub", "scaleF", "reluF", "selectPos", "relu6F", "selectMid",
                                   "softmaxDiv"};
   if (transcendental) {
-    ops.insert(ops.end(), {"expe", "sigmoidF", "bnF", "bnBack"});
+    ops.insert(ops.end(), {"expe", "sigmoidF", "bnF", "bnBack", "convertF"});
     if (g_with_gelu) ops.push_back("geluF");
   }
   if (in.layout.image()) {
@@ -82,6 +82,9 @@ Step grow(Names& names, Step in, bool transcendental) {
   }
   if (op == "scaleF") return {plan("scaleF", {{"n", n}}, {in.e}, {{"sStr", *rc::gen::elementOf(kScales)}}), in.layout};
   if (op == "selectPos" || op == "selectMid") return {plan(op.c_str(), {{"n", n}}, {in.e}, {{"xName", names.fresh("x")}}), in.layout};
+  // The text is an f32 -> bf16 -> f32 pair, round to nearest even (section 7.7): den agrees
+  // with the bfloat16 rounding.
+  if (op == "convertF") return {plan("convertF", {{"n", n}}, {in.e}, {{"rnd", "bfloat16"}}), in.layout};
   if (op == "bnF" || op == "bnBack") {
     std::map<std::string, std::string> s = {{"gName", names.fresh("g")}, {"epsStr", *rc::gen::element<std::string>("0.25", "1.0", "0.5")}};
     s[op == "bnF" ? "bName" : "xName"] = names.fresh(op == "bnF" ? "b" : "x");

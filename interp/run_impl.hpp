@@ -82,10 +82,13 @@ Value<D> execute(const D& d, const Instruction& inst, const std::vector<const Va
     case Op::Compare: return ops::compare(d, parse_compare_direction(a.comparison_direction), t(0), t(1));
     case Op::Select: return ops::select(d, p(0), t(1), t(2));
     case Op::Convert:
-      if (inst.result_type.element == inst.operand_types[0].element || (is_float(inst.result_type.element) &&
-                                                                       inst.result_type.element != ElementType::BF16))
-        return *args[0];
-      throw OpError(std::string("convert to ") + to_string(inst.result_type.element) + " is not supported by the interpreter yet");
+      // #convert between float types: to bf16 rounds to nearest even (8 significand bits,
+      // the f32 exponent range); to f32 or f64 keeps the value (every value is a real here,
+      // and a bf16 value is representable in both).
+      if (inst.result_type.element == ElementType::BF16 && inst.operand_types[0].element != ElementType::BF16)
+        return ops::map_unary(d, t(0), [&](const auto& x) { return d.map_monotone(x, round_bfloat16); });
+      if (is_float(inst.result_type.element) && is_float(inst.operand_types[0].element)) return *args[0];
+      throw OpError(std::string("convert to ") + to_string(inst.result_type.element) + " is not supported");
     case Op::Constant:
       if (pred_values) return ops::pred_constant(a.literal, inst.result_type);
       return ops::constant(d, a.literal, inst.result_type);

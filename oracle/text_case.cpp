@@ -68,7 +68,7 @@ const std::map<std::string, std::vector<NamedInput>>& named_inputs() {
 // Constructors whose only names are their operands (or literal strings).
 const std::set<std::string>& nameless() {
   static const std::set<std::string> s = {"expe",         "softmaxDiv",    "sub",        "scaleF",     "reluF",
-                                          "relu6F",       "sigmoidF",      "geluF",      "maxPoolF",   "biasGrad",
+                                          "relu6F",       "sigmoidF",      "geluF",      "maxPoolF",   "biasGrad", "convertF",
                                           "convBiasGrad", "allReduceMeanF", "gradSumSqAccF", "clipScaleF", "lambScaleF",
                                           "operand", "batchOp/relu", "batchOp/maxPool", "batchOp/expe", "batchOp/softmaxDiv",
                                           "subB", "divConstB", "convBiasGradB", "denseBiasGradB"};

@@ -280,3 +280,13 @@ TEST_CASE("f32 follows the reference model: max and min as IEEE 754-2019", "[ops
   CHECK_THROWS_WITH(run1(E, one(args, "tensor<3xf32>", "stablehlo.divide %a, %b : tensor<3xf32>"), {{"1", "1", "1"}, {"1", "0", "1"}}),
                     Catch::Contains("division by zero") && Catch::Contains("at index [1]"));
 }
+
+TEST_CASE("convert: f32 -> bf16 rounds to nearest even, bf16 -> f32 keeps the value", "[ops]") {
+  const std::string text = module_text("%a: tensor<3xf32>", "tensor<3xf32>",
+                                       "    %b = stablehlo.convert %a : (tensor<3xf32>) -> tensor<3xbf16>\n"
+                                       "    %r = stablehlo.convert %b : (tensor<3xbf16>) -> tensor<3xf32>\n",
+                                       "%r");
+  // 1 + 2^-8 ties to 1 (even); 1 + 3*2^-8 ties to 1 + 2^-6; 1/3 rounds up in its eighth bit.
+  CHECK(run1(E, text, {{"257/256", "259/256", "1/3"}}) == Strings{"1", "65/64", "171/512"});
+  CHECK(run1(F32Domain{}, text, {{"257/256", "259/256", "0.1"}}) == Strings{"1", "1.015625", "0.10009765625"});
+}
