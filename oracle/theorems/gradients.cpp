@@ -7,6 +7,15 @@
 
 namespace shlo::theorems {
 
+ExprPtr operand(const std::string& name, const std::vector<Rational>& v) {
+  Expr e;
+  e.spec = find_constructor("operand");
+  e.nats["n"] = static_cast<std::int64_t>(v.size());
+  e.strings["name"] = name;
+  e.reals["v"] = v;
+  return make_expr(std::move(e));
+}
+
 namespace {
 
 // Forward-mode dual numbers over the rationals: a + b eps, eps^2 = 0. An independent route
@@ -17,15 +26,6 @@ struct Dual {
   friend Dual operator-(const Dual& x, const Dual& y) { return {x.a - y.a, x.b - y.b}; }
   friend Dual operator*(const Dual& x, const Dual& y) { return {x.a * y.a, x.a * y.b + x.b * y.a}; }
 };
-
-ExprPtr operand(const std::string& name, const std::vector<Rational>& v) {
-  Expr e;
-  e.spec = find_constructor("operand");
-  e.nats["n"] = static_cast<std::int64_t>(v.size());
-  e.strings["name"] = name;
-  e.reals["v"] = v;
-  return make_expr(std::move(e));
-}
 
 ExprPtr family(std::vector<ExprPtr> kids, std::vector<std::int64_t> ds) {
   Expr e;

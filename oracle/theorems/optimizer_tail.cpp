@@ -37,15 +37,6 @@ ExprPtr node_on(const std::string& ctor, const std::vector<std::int64_t>& ds, st
   return make_expr(std::move(e));
 }
 
-ExprPtr operand(const std::string& name, const std::vector<Rational>& v) {
-  Expr e;
-  e.spec = find_constructor("operand");
-  e.nats["n"] = static_cast<std::int64_t>(v.size());
-  e.strings["name"] = name;
-  e.reals["v"] = v;
-  return make_expr(std::move(e));
-}
-
 // den of each node against its reference values.
 Result compare_nodes(const I& d, const std::vector<std::pair<ExprPtr, const std::vector<BigInterval>*>>& pairs) {
   for (const auto& [node, ref] : pairs) {

@@ -15,6 +15,9 @@ struct Result {
   std::string detail;
 };
 
+/// operand(name, v): a leaf with values, for building the statements' instances.
+ExprPtr operand(const std::string& name, const std::vector<Rational>& v);
+
 // D1 den_allReduceMeanF_eq_dpMean: den(allReduceMeanF(g)) = dpMean(r -> den g_r), exactly, and
 // the emitted all_reduce program on R replicas gives the same. `sum_instead` is the control.
 Result dp_mean(const Expr& family, bool sum_instead = false);
