@@ -362,8 +362,6 @@ Verdict tail(const Instance& i, bool wrong) {
 }
 
 std::vector<Property> make_catalogue() {
-  auto expr_rational = [] { return of_expr(gen_expr(false)); };
-  auto expr_any = [] { return of_expr(gen_expr(true)); };
   auto expr_text = [] { return of_expr(gen_expr(true, true)); };
   // Per-example expressions at batch 1, or the batched set at N = B (half and half).
   auto expr_both = [] {

@@ -4,6 +4,7 @@
 
 #include "ast/emit.hpp"
 #include "fuzz/runner.hpp"
+#include "oracle/theorems/theorems.hpp"
 #include "tests/support.hpp"
 
 using namespace shlo;
@@ -95,4 +96,21 @@ TEST_CASE("every saved case under corpus/ passes", "[corpus]") {
         ++replayed;
       }
   WARN("replayed " << replayed << " saved cases from " << corpus.string());
+}
+
+TEST_CASE("the batch-BN counterexample's exact witness: shards {0}, {2} give 2 against 1", "[prop][theorem]") {
+  // DP - global = Var_r(mu_r) = ((0 - 1)^2 + (2 - 1)^2) / 2 = 1, so DP = 2 and global = 1.
+  CHECK(theorems::batch_bn_gap({{Rational(0)}, {Rational(2)}}).holds);
+  // A claim that the gap is 2 - 1 = 0 would be wrong: the control property rejects it.
+  const Property& p = *find_property("theorem.batch_bn_counterexample");
+  Instance witness;
+  using nlohmann::json;
+  witness.data = {{"shards", json::array({json::array({"0"}), json::array({"2"})})}};
+  CHECK(p.check(witness).passed());
+  CHECK_FALSE(p.control(witness).passed());
+  // Equal shard means: no gap, and the control has nothing to reject.
+  Instance equal;
+  equal.data = {{"shards", json::array({json::array({"1", "3"}), json::array({"2", "2"})})}};
+  CHECK(p.check(equal).passed());
+  CHECK(p.control(equal).passed());
 }
