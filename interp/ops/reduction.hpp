@@ -62,9 +62,12 @@ inline WindowGeometry window_geometry(const Shape& input, const Attributes& a) {
   const std::size_t r = input.size();
   WindowGeometry g;
   g.window = a.window_dimensions;
-  g.strides = a.window_strides.empty() ? Shape(r, 1) : a.window_strides;
-  g.window_dilations = a.window_dilations.empty() ? Shape(r, 1) : a.window_dilations;
-  const Shape base = a.base_dilations.empty() ? Shape(r, 1) : a.base_dilations;
+  g.strides = a.window_strides;
+  if (g.strides.empty()) g.strides.assign(r, 1);
+  g.window_dilations = a.window_dilations;
+  if (g.window_dilations.empty()) g.window_dilations.assign(r, 1);
+  Shape base = a.base_dilations;
+  if (base.empty()) base.assign(r, 1);
   for (std::size_t i = 0; i < r; ++i) {
     const auto lo = a.padding.empty() ? 0 : a.padding[i].first, hi = a.padding.empty() ? 0 : a.padding[i].second;
     g.padded.push_back(lo + dilated_size(input[i], base[i]) + hi);
