@@ -198,6 +198,19 @@ bool Expr::has_values() const {
   return true;
 }
 
+ExprPtr make_skeleton(const std::string& ctor, std::map<std::string, std::int64_t> nats, std::vector<ExprPtr> kids,
+                      std::map<std::string, std::string> strings, std::vector<std::int64_t> ds, std::int64_t R) {
+  Expr e;
+  e.spec = find_constructor(ctor);
+  if (!e.spec) throw ExprError("unknown constructor '" + ctor + "'");
+  e.nats = std::move(nats);
+  e.strings = std::move(strings);
+  e.children = std::move(kids);
+  e.ds = std::move(ds);
+  e.replicas = R;
+  return make_expr(std::move(e), false);
+}
+
 ExprPtr make_expr(Expr e, bool values) {
   if (!e.spec) throw ExprError("expression without a constructor");
   for (const char* n : e.spec->nats) {

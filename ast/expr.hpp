@@ -86,6 +86,10 @@ struct Expr {
 /// fields (a skeleton-only expression, what the lifter builds).
 ExprPtr make_expr(Expr e, bool values = true);
 
+/// A skeleton-only node (no real fields): what the printer needs, and what plans are made of.
+ExprPtr make_skeleton(const std::string& ctor, std::map<std::string, std::int64_t> nats, std::vector<ExprPtr> kids,
+                      std::map<std::string, std::string> strings = {}, std::vector<std::int64_t> ds = {}, std::int64_t R = 0);
+
 /// Evaluates a length expression ("m*n", "1") over the node's shape parameters.
 std::int64_t eval_length(const std::string& expr, const std::map<std::string, std::int64_t>& nats);
 

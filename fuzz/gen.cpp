@@ -25,14 +25,7 @@ struct Names {
 
 ExprPtr plan(const char* ctor, std::map<std::string, std::int64_t> nats, std::vector<ExprPtr> kids,
              std::map<std::string, std::string> strings = {}, std::vector<std::int64_t> ds = {}, std::int64_t R = 0) {
-  Expr e;
-  e.spec = find_constructor(ctor);
-  e.nats = std::move(nats);
-  e.strings = std::move(strings);
-  e.children = std::move(kids);
-  e.ds = std::move(ds);
-  e.replicas = R;
-  return make_expr(std::move(e), false);
+  return make_skeleton(ctor, std::move(nats), std::move(kids), std::move(strings), std::move(ds), R);
 }
 
 ExprPtr leaf(Names& n, std::int64_t width) { return plan("operand", {{"n", width}}, {}, {{"name", n.fresh("a")}}); }

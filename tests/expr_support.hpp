@@ -38,14 +38,7 @@ inline ExprPtr leaf(const std::string& name, const std::vector<std::string>& v) 
 /// A skeleton-only node (no real fields), for the printer.
 inline ExprPtr skel_node(const char* ctor, Nats nats, std::vector<ExprPtr> kids = {}, std::map<std::string, std::string> strings = {},
                          std::vector<std::int64_t> ds = {}, std::int64_t R = 0) {
-  Expr e;
-  e.spec = find_constructor(ctor);
-  e.nats = std::move(nats);
-  e.strings = std::move(strings);
-  e.children = std::move(kids);
-  e.ds = std::move(ds);
-  e.replicas = R;
-  return make_expr(std::move(e), false);
+  return make_skeleton(ctor, std::move(nats), std::move(kids), std::move(strings), std::move(ds), R);
 }
 
 inline ExprPtr name(const std::string& n, std::int64_t width) {
