@@ -1,11 +1,14 @@
 #include "fuzz/runner.hpp"
 
 #include <rapidcheck.h>
+#include <rapidcheck/detail/Configuration.h>
 
 #include <chrono>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <mutex>
 #include <unordered_map>
 
 #include "ast/expr_json.hpp"
@@ -48,6 +51,15 @@ Verdict judge(const std::function<Verdict(const Instance&)>& check, const Instan
 }
 
 PropertyRun run_property(const Property& p, std::uint64_t seed, int runs, int max_size) {
+  // RapidCheck announces its global configuration (a random seed we never use: ours are
+  // explicit) on first use; load it once with standard error silenced.
+  static std::once_flag quiet;
+  std::call_once(quiet, [] {
+    std::streambuf* saved = std::cerr.rdbuf(nullptr);
+    (void)rc::detail::configuration();
+    std::cerr.rdbuf(saved);
+    std::cerr.clear();
+  });
   PropertyRun out;
   out.name = p.name;
   reset_discards();
