@@ -1,16 +1,12 @@
 #include "fuzz/gen.hpp"
 
 #include <cctype>
-#include <mutex>
 
 #include "ast/emit.hpp"
 
 namespace shlo::fuzz {
 
 namespace {
-
-std::mutex discard_mutex;
-std::map<std::string, std::int64_t> discard_counts;
 
 struct Layout {
   std::int64_t width;
@@ -332,19 +328,6 @@ rc::Gen<ExprPtr> gen_batched_expr(bool allow_transcendental) {
     Names names;
     return *gen_values(batched_chain(names, allow_transcendental));
   });
-}
-
-void count_discard(const std::string& reason) {
-  std::lock_guard<std::mutex> lock(discard_mutex);
-  ++discard_counts[reason];
-}
-std::map<std::string, std::int64_t> discards() {
-  std::lock_guard<std::mutex> lock(discard_mutex);
-  return discard_counts;
-}
-void reset_discards() {
-  std::lock_guard<std::mutex> lock(discard_mutex);
-  discard_counts.clear();
 }
 
 rc::Gen<ExprPtr> gen_plan(bool allow_transcendental) {

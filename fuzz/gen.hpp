@@ -14,11 +14,6 @@
 
 namespace shlo::fuzz {
 
-/// Counts, per reason, the cases a generator or a property threw away.
-void count_discard(const std::string& reason);
-std::map<std::string, std::int64_t> discards();
-void reset_discards();
-
 /// A plan: a chain of activation constructors (dense, conv, pool and their backward
 /// passes, masks, softmax pieces) from operand leaves, optionally topped by a parameter
 /// gradient, an SGD update or an optimizer node.

@@ -62,7 +62,6 @@ PropertyRun run_property(const Property& p, std::uint64_t seed, int runs, int ma
   });
   PropertyRun out;
   out.name = p.name;
-  reset_discards();
   std::optional<Instance> last_failure;
   std::string last_detail;
   std::int64_t judged = 0, discarded = 0;
@@ -72,7 +71,6 @@ PropertyRun run_property(const Property& p, std::uint64_t seed, int runs, int ma
     const Verdict v = judge(p.check, inst);
     if (v.status == Verdict::Status::Discard) {
       ++discarded;
-      count_discard(v.detail);
       RC_DISCARD(v.detail);
     }
     ++judged;

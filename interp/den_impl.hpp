@@ -55,6 +55,24 @@ class Denoter {
     const S vh = div0(d_, v1, scalar(e, "bc2"), s, idx);
     return div0(d_, mh, d_.add(sqrt0(d_, vh, s, idx), scalar(e, "eps")), s, idx);
   }
+  // dotIn: y[j] = sum_i u[base+i] W[i,j] (W is m x n).
+  Vec<D> dot_in(const Vec<D>& W, const Vec<D>& u, std::int64_t base, std::int64_t m, std::int64_t n) {
+    return map(n, [&](std::size_t j) {
+      S acc = num(0);
+      for (std::int64_t i = 0; i < m; ++i)
+        acc = d_.add(acc, d_.mul(u[static_cast<std::size_t>(base + i)], W[static_cast<std::size_t>(i * n) + j]));
+      return acc;
+    });
+  }
+  // dotOut: y[i] = sum_j W[i,j] u[base+j] (W is m x n).
+  Vec<D> dot_out(const Vec<D>& W, const Vec<D>& u, std::int64_t base, std::int64_t m, std::int64_t n) {
+    return map(m, [&](std::size_t i) {
+      S acc = num(0);
+      for (std::int64_t j = 0; j < n; ++j)
+        acc = d_.add(acc, d_.mul(W[i * static_cast<std::size_t>(n) + static_cast<std::size_t>(j)], u[static_cast<std::size_t>(base + j)]));
+      return acc;
+    });
+  }
   S sum_squares(const Vec<D>& v) {
     S acc = num(0);
     for (const auto& x : v) acc = d_.add(acc, d_.mul(x, x));
@@ -77,21 +95,8 @@ Vec<D> Denoter<D>::node(const Expr& e, const std::vector<Vec<D>>& k, const Site&
 
   if (c == "operand") return real(e, "v");
   // 3.2 dense, elementwise and loss pieces
-  if (c == "dotIn" || c == "dotOut") {  // y[j] = sum_i u[i] W[i,j]; y[i] = sum_j W[i,j] u[j]
-    const auto W = real(e, "W");
-    const std::int64_t m = n("m"), nn = n("n");
-    if (c == "dotIn")
-      return map(nn, [&](std::size_t j) {
-        S acc = num(0);
-        for (std::int64_t i = 0; i < m; ++i) acc = d.add(acc, d.mul(u()[static_cast<std::size_t>(i)], W[static_cast<std::size_t>(i * nn) + j]));
-        return acc;
-      });
-    return map(m, [&](std::size_t i) {
-      S acc = num(0);
-      for (std::int64_t j = 0; j < nn; ++j) acc = d.add(acc, d.mul(W[i * static_cast<std::size_t>(nn) + static_cast<std::size_t>(j)], u()[static_cast<std::size_t>(j)]));
-      return acc;
-    });
-  }
+  if (c == "dotIn") return dot_in(real(e, "W"), u(), 0, n("m"), n("n"));
+  if (c == "dotOut") return dot_out(real(e, "W"), u(), 0, n("m"), n("n"));
   if (c == "addBcast") {
     const auto b = real(e, "b");
     return map(len, [&](std::size_t j) { return d.add(u()[j], b[j]); });
@@ -283,30 +288,18 @@ Vec<D> Denoter<D>::node(const Expr& e, const std::vector<Vec<D>>& k, const Site&
     return map(len, [&](std::size_t i) { return d.mul(trust, k[1][i]); });
   }
   // 3.9 the batched set: y_n = denOp(u_n), parameter gradients summed over n
-  if (c == "batchOp/dense") {
-    const auto W = real(e, "W"), bias = real(e, "bias");
-    const std::int64_t N = n("N"), a = n("a"), cc = n("c");
-    Vec<D> y;
-    for (std::int64_t ex = 0; ex < N; ++ex)
-      for (std::int64_t j = 0; j < cc; ++j) {
-        S acc = num(0);
-        for (std::int64_t i = 0; i < a; ++i)
-          acc = d.add(acc, d.mul(u()[static_cast<std::size_t>(ex * a + i)], W[static_cast<std::size_t>(i * cc + j)]));
-        y.push_back(d.add(acc, bias[static_cast<std::size_t>(j)]));
-      }
-    return y;
-  }
-  if (c == "batchOp/dotOut") {
+  if (c == "batchOp/dense" || c == "batchOp/dotOut") {  // the per-example map on each example
     const auto W = real(e, "W");
-    const std::int64_t N = n("N"), m = n("m"), nn = n("n");
+    const std::int64_t in = c == "batchOp/dense" ? n("a") : n("n");
     Vec<D> y;
-    for (std::int64_t ex = 0; ex < N; ++ex)
-      for (std::int64_t i = 0; i < m; ++i) {
-        S acc = num(0);
-        for (std::int64_t j = 0; j < nn; ++j)
-          acc = d.add(acc, d.mul(W[static_cast<std::size_t>(i * nn + j)], u()[static_cast<std::size_t>(ex * nn + j)]));
-        y.push_back(acc);
+    for (std::int64_t ex = 0; ex < n("N"); ++ex) {
+      Vec<D> part = c == "batchOp/dense" ? dot_in(W, u(), ex * in, n("a"), n("c")) : dot_out(W, u(), ex * in, n("m"), n("n"));
+      if (c == "batchOp/dense") {
+        const auto bias = real(e, "bias");
+        for (std::size_t j = 0; j < part.size(); ++j) part[j] = d.add(part[j], bias[j]);
       }
+      y.insert(y.end(), part.begin(), part.end());
+    }
     return y;
   }
   if (c == "batchOp/conv" || c == "convBackBatched" || c == "batchOp/maxPool" || c == "maxPoolBackB") {

@@ -166,14 +166,6 @@ std::int64_t batch_of(const Expr& e) {
 
 }  // namespace
 
-bool text_case_supported(const Expr& e) {
-  const std::string c = e.spec->name;
-  if (!named_inputs().count(c) && !nameless().count(c)) return false;
-  for (const auto& k : e.children)
-    if (!text_case_supported(*k)) return false;
-  return true;
-}
-
 TextCase text_case(const Expr& e, std::int64_t batch) {
   if (batch <= 0) batch = batch_of(e);
   TextCase out;

@@ -25,7 +25,4 @@ struct TextCase {
 /// table does not type (see text_case.cpp).
 TextCase text_case(const Expr& e, std::int64_t batch = 0);
 
-/// Whether text_case knows how to type every name of `e`.
-bool text_case_supported(const Expr& e);
-
 }  // namespace shlo

@@ -33,16 +33,6 @@ std::string index_string(const Shape& shape, std::int64_t flat);
 /// The multi-index of a flat row-major offset.
 std::vector<std::int64_t> unravel(const Shape& shape, std::int64_t flat);
 
-/// Runs f(i) and turns a DomainError into an OpError naming the index in `shape`.
-template <class F>
-decltype(auto) at_index(const Shape& shape, std::int64_t i, F&& f) {
-  try {
-    return f();
-  } catch (const DomainError& e) {
-    throw OpError(std::string(e.what()) + " (at index " + index_string(shape, i) + ")");
-  }
-}
-
 /// Calls f(flat) for every element, with errors located at the element.
 template <class F>
 void for_each_element(const Shape& shape, std::int64_t n, F&& f) {
