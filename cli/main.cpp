@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/calc.hpp"
+#include "cli/check_cmd.hpp"
 #include "cli/expr_cmds.hpp"
 #include "cli/prop_cmds.hpp"
 #include "cli/parse_cmd.hpp"
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
   shlo::cli::add_run_command(app);
   shlo::cli::add_expr_commands(app);
   shlo::cli::add_calc_command(app);
+  shlo::cli::add_check_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -13,6 +13,7 @@
 #include <random>
 
 #include "ast/mlir_parse.hpp"
+#include "cli/files.hpp"
 #include "interp/domain/domain_spec.hpp"
 #include "interp/npy.hpp"
 #include "interp/run.hpp"
@@ -116,8 +117,7 @@ std::vector<std::vector<Value<D>>> load_inputs(const D& d, const Module& m, cons
           write_npy(path, a);
         }
       } else {
-        const fs::path per_replica = fs::path(args.inputs_dir) / ("r" + std::to_string(r)) / file;
-        path = fs::exists(per_replica) ? per_replica.string() : (fs::path(args.inputs_dir) / file).string();
+        path = replica_file(args.inputs_dir, r, file);
         try {
           a = read_npy(path);
         } catch (const NpyError& e) {

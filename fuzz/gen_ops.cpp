@@ -12,11 +12,12 @@ struct Val {
   std::vector<std::int64_t> shape;
 };
 
-std::string type(const std::vector<std::int64_t>& s) {
+std::string type_of(const std::vector<std::int64_t>& s, const char* element) {
   std::string t = "tensor<";
   for (auto d : s) t += std::to_string(d) + "x";
-  return t + "f32>";
+  return t + element + ">";
 }
+std::string type(const std::vector<std::int64_t>& s) { return type_of(s, "f32"); }
 
 std::string list(const std::vector<std::int64_t>& v) {
   std::string s = "[";
@@ -34,6 +35,13 @@ struct Builder {
     vals.push_back({name, std::move(shape)});
     return vals.back();
   }
+  // A value of this shape, drawn from those defined.
+  Val pick_shape(const std::vector<std::int64_t>& shape) {
+    std::vector<Val> same;
+    for (const auto& v : vals)
+      if (v.shape == shape) same.push_back(v);
+    return *rc::gen::elementOf(same);
+  }
   // A value of rank 2 (any), drawn from those defined.
   Val pick2() {
     std::vector<Val> twos;
@@ -45,8 +53,8 @@ struct Builder {
 
 }  // namespace
 
-rc::Gen<TextCase> gen_op_program(bool transcendental) {
-  return rc::gen::exec([transcendental] {
+rc::Gen<TextCase> gen_op_program(bool transcendental, bool float_ops) {
+  return rc::gen::exec([transcendental, float_ops] {
     Builder b;
     const std::int64_t rows = *rc::gen::inRange<std::int64_t>(1, 4), cols = *rc::gen::inRange<std::int64_t>(1, 4);
     TextCase tc;
@@ -65,6 +73,9 @@ rc::Gen<TextCase> gen_op_program(bool transcendental) {
     std::vector<std::string> ops = {"add", "subtract", "multiply", "maximum", "minimum", "negate", "abs", "transpose",
                                     "reverse", "slice", "pad", "concatenate", "reduce_bcast", "dot_general"};
     if (transcendental) ops.insert(ops.end(), {"exponential", "logistic", "tanh", "sqrt"});
+    if (float_ops)
+      ops.insert(ops.end(), {"divide", "log", "rsqrt", "relu_select", "reduce_max", "max_pool", "select_and_scatter", "convolution",
+                             "reduce_bcast", "dot_general"});
     const int steps = *rc::gen::inRange(1, 8);
     for (int s = 0; s < steps; ++s) {
       const std::string op = *rc::gen::elementOf(ops);
@@ -79,12 +90,64 @@ rc::Gen<TextCase> gen_op_program(bool transcendental) {
         b.add("stablehlo." + op + " " + x.name + ", " + y.name + " : " + type(sh), sh, r);
       } else if (op == "negate" || op == "abs" || op == "exponential" || op == "logistic" || op == "tanh") {
         b.add("stablehlo." + op + " " + x.name + " : " + type(sh), sh, r);
-      } else if (op == "sqrt") {  // of |x| + 1
+      } else if (op == "sqrt" || op == "log" || op == "rsqrt" || op == "divide") {  // of (by) |x| + 1
         const std::string a = b.fresh(), one = b.fresh(), p = b.fresh();
         b.add("stablehlo.abs " + x.name + " : " + type(sh), sh, a);
         b.add("stablehlo.constant dense<1.0> : " + type(sh), sh, one);
         b.add("stablehlo.add " + a + ", " + one + " : " + type(sh), sh, p);
-        b.add("stablehlo.sqrt " + p + " : " + type(sh), sh, r);
+        if (op == "divide") {
+          const Val y = b.pick_shape(sh);
+          b.add("stablehlo.divide " + y.name + ", " + p + " : " + type(sh), sh, r);
+        } else {
+          b.add("stablehlo." + op + " " + p + " : " + type(sh), sh, r);
+        }
+      } else if (op == "relu_select") {  // select(x > y, x, y)
+        const Val y = b.pick_shape(sh);
+        const std::string c = b.fresh();
+        b.body += "    " + c + " = stablehlo.compare GT, " + x.name + ", " + y.name + " : (" + type(sh) + ", " + type(sh) + ") -> " +
+                  type_of(sh, "i1") + "\n";
+        b.add("stablehlo.select " + c + ", " + x.name + ", " + y.name + " : " + type_of(sh, "i1") + ", " + type(sh), sh, r);
+      } else if (op == "reduce_max") {  // a row maximum broadcast back
+        const std::string z = b.fresh(), s1 = b.fresh();
+        b.add("stablehlo.constant dense<0xFF800000> : tensor<f32>", {}, z);
+        b.add("stablehlo.reduce(" + x.name + " init: " + z + ") applies stablehlo.maximum across dimensions = [1] : (" + type(sh) +
+                  ", tensor<f32>) -> " + type({sh[0]}),
+              {sh[0]}, s1);
+        b.add("stablehlo.broadcast_in_dim " + s1 + ", dims = [0] : (" + type({sh[0]}) + ") -> " + type(sh), sh, r);
+      } else if (op == "max_pool") {  // 2x2 windows, stride 1, padded at the end with -inf
+        const std::string z = b.fresh();
+        b.add("stablehlo.constant dense<0xFF800000> : tensor<f32>", {}, z);
+        b.add("\"stablehlo.reduce_window\"(" + x.name + ", " + z +
+                  ") ({\n      ^bb0(%pa: tensor<f32>, %pb: tensor<f32>):\n        %pm = stablehlo.maximum %pa, %pb : tensor<f32>\n"
+                  "        stablehlo.return %pm : tensor<f32>\n    }) {padding = dense<[[0, 1], [0, 1]]> : tensor<2x2xi64>, "
+                  "window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 1, 1>} : (" +
+                  type(sh) + ", tensor<f32>) -> " + type(sh),
+              sh, r);
+      } else if (op == "select_and_scatter") {  // max-pool backward: 2x1 windows, stride 1, padded
+        const Val src = b.pick_shape(sh);
+        const std::string z = b.fresh();
+        b.add("stablehlo.constant dense<0.0> : tensor<f32>", {}, z);
+        b.add("\"stablehlo.select_and_scatter\"(" + x.name + ", " + src.name + ", " + z +
+                  ") ({\n      ^bb0(%sa: tensor<f32>, %sb: tensor<f32>):\n        %sge = stablehlo.compare GE, %sa, %sb : "
+                  "(tensor<f32>, tensor<f32>) -> tensor<i1>\n        stablehlo.return %sge : tensor<i1>\n    }, {\n"
+                  "      ^bb0(%sc: tensor<f32>, %sd: tensor<f32>):\n        %ss = stablehlo.add %sc, %sd : tensor<f32>\n"
+                  "        stablehlo.return %ss : tensor<f32>\n    }) {padding = dense<[[0, 1], [0, 0]]> : tensor<2x2xi64>, "
+                  "window_dimensions = array<i64: 2, 1>, window_strides = array<i64: 1, 1>} : (" +
+                  type(sh) + ", " + type(sh) + ", tensor<f32>) -> " + type(sh),
+              sh, r);
+      } else if (op == "convolution") {  // rows as a batch, one feature, a 3-tap kernel, same padding
+        const std::string in = b.fresh(), k = b.fresh(), c = b.fresh();
+        const std::vector<std::int64_t> s3 = {sh[0], 1, sh[1]};
+        b.add("stablehlo.reshape " + x.name + " : (" + type(sh) + ") -> " + type(s3), s3, in);
+        std::string taps;
+        for (int t = 0; t < 3; ++t) taps += std::string(t ? ", " : "") + *rc::gen::element("0.5", "-1.25", "2.0", "0.1", "-3.0");
+        b.add("stablehlo.constant dense<[[[" + taps + "]]]> : tensor<1x1x3xf32>", {1, 1, 3}, k);
+        b.add("stablehlo.convolution(" + in + ", " + k +
+                  ")\n      dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0],\n      window = {stride = [1], pad = [[1, 1]], "
+                  "lhs_dilate = [1], rhs_dilate = [1]}\n      {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (" +
+                  type(s3) + ", tensor<1x1x3xf32>) -> " + type(s3),
+              s3, c);
+        b.add("stablehlo.reshape " + c + " : (" + type(s3) + ") -> " + type(sh), sh, r);
       } else if (op == "transpose") {
         b.add("stablehlo.transpose " + x.name + ", dims = [1, 0] : (" + type(sh) + ") -> " + type({sh[1], sh[0]}), {sh[1], sh[0]}, r);
       } else if (op == "reverse") {

@@ -49,6 +49,27 @@ if [ -d "$artifacts" ]; then
   [ -f "$tmp/dp/r1/result0.npy" ] && [ -f "$tmp/dp/r1/inputs/x.npy" ] || { echo "FAIL per-replica files"; fails=$((fails + 1)); }
   check "all_reduce on 1 replica is refused" 1 "$shlo" run "$artifacts/cifar8_adamdp_train_step.mlir" -d f32 --random-inputs 1
   grep -q -- "--replicas 2" "$tmp/err" || { echo "FAIL replica message"; cat "$tmp/err"; fails=$((fails + 1)); }
+  # shlo check: an artifact's own f32 outputs pass; one element moved far away fails, named.
+  lf="$artifacts/linear_fwd.mlir"
+  check "f32 run for check" 0 "$shlo" run "$lf" -d f32 --random-inputs 3 --range 0,0.1 --out "$tmp/lf"
+  check "check own f32 outputs" 0 "$shlo" check "$lf" --inputs "$tmp/lf/inputs" --outputs "$tmp/lf" --report "$tmp/lf.html"
+  grep -q "PASS" "$tmp/out" || { echo "FAIL check verdict"; cat "$tmp/out"; fails=$((fails + 1)); }
+  grep -q "<svg" "$tmp/lf.html" || { echo "FAIL html report without histograms"; fails=$((fails + 1)); }
+  cp "$tmp/lf/result0.npy" "$tmp/lf/orig.npy"
+  hlen=$(od -An -tu2 -j8 -N2 "$tmp/lf/result0.npy" | tr -d ' ')
+  # element [3, 4] of the 128x10 result (flat 34) becomes 1e30 (0x7149F2CA, little-endian)
+  printf '\xca\xf2\x49\x71' | dd of="$tmp/lf/result0.npy" bs=1 seek=$((10 + hlen + 4 * 34)) conv=notrunc status=none
+  check "check a perturbed output fails" 1 "$shlo" check "$lf" --inputs "$tmp/lf/inputs" --outputs "$tmp/lf"
+  grep -q "FAIL" "$tmp/out" && grep -q "\[3, 4\]" "$tmp/out" || { echo "FAIL perturbed index not named"; cat "$tmp/out"; fails=$((fails + 1)); }
+  check "check --json" 1 "$shlo" check "$lf" --inputs "$tmp/lf/inputs" --outputs "$tmp/lf" --json
+  grep -q '"verdict": "FAIL"' "$tmp/out" && grep -q '"over_bound": 1' "$tmp/out" || { echo "FAIL json"; cat "$tmp/out"; fails=$((fails + 1)); }
+  rm "$tmp/lf/result0.npy"
+  check "check with a missing output exits 2" 2 "$shlo" check "$lf" --inputs "$tmp/lf/inputs" --outputs "$tmp/lf"
+  grep -q "result0.npy" "$tmp/err" || { echo "FAIL missing output not named"; cat "$tmp/err"; fails=$((fails + 1)); }
+  check "check with a bad profile exits 2" 2 "$shlo" check "$lf" --inputs "$tmp/lf/inputs" --outputs "$tmp/lf" --profile fast
+  cp "$tmp/lf/inputs/b0.npy" "$tmp/lf/result0.npy"
+  check "check with a misshaped output exits 2" 2 "$shlo" check "$lf" --inputs "$tmp/lf/inputs" --outputs "$tmp/lf"
+  grep -q "result0.npy: shape is 10," "$tmp/err" || { echo "FAIL misshaped output message"; cat "$tmp/err"; fails=$((fails + 1)); }
 else
   echo "skip artifact checks: $artifacts is absent"
 fi

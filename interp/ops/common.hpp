@@ -55,7 +55,10 @@ CompareDirection region_compare(const Region& r);
 template <class D>
 typename D::Scalar combine(const D& d, Op op, const typename D::Scalar& acc, const typename D::Scalar& x) {
   switch (op) {
-    case Op::Add: return d.add(acc, x);
+    case Op::Add:
+      // A fold's sum may be evaluated in any order: domains that track that (bound) say so.
+      if constexpr (requires { d.accumulate(acc, x); }) return d.accumulate(acc, x);
+      else return d.add(acc, x);
     case Op::Subtract: return d.sub(acc, x);
     case Op::Multiply: return d.mul(acc, x);
     case Op::Divide: return d.div(acc, x);

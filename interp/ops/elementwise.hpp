@@ -55,34 +55,46 @@ template <class D> T<D> rsqrt(const D& d, const T<D>& x) { return map_unary(d, x
 template <class D> T<D> tanh(const D& d, const T<D>& x) { return map_unary(d, x, [&](const auto& a) { return d.tanh(a); }); }
 template <class D> T<D> logistic(const D& d, const T<D>& x) { return map_unary(d, x, [&](const auto& a) { return d.logistic(a); }); }
 
-// #and #or (on i1)
+// #and #or (on i1). Bit 0 is the value; the bound domain's "may differ" bits (1, 2) of
+// either operand carry over to the result.
 inline PredTensor and_(const PredTensor& a, const PredTensor& b) {
   PredTensor out(a.shape, Pred{0});
-  for (std::int64_t i = 0; i < a.size(); ++i) out[i] = a[i] & b[i];
+  for (std::int64_t i = 0; i < a.size(); ++i) out[i] = static_cast<Pred>((a[i] & b[i] & 1) | ((a[i] | b[i]) & 6));
   return out;
 }
 inline PredTensor or_(const PredTensor& a, const PredTensor& b) {
   PredTensor out(a.shape, Pred{0});
-  for (std::int64_t i = 0; i < a.size(); ++i) out[i] = a[i] | b[i];
+  for (std::int64_t i = 0; i < a.size(); ++i) out[i] = static_cast<Pred>(((a[i] | b[i]) & 1) | ((a[i] | b[i]) & 6));
   return out;
 }
 
 // #compare: an undecidable interval comparison is an error naming the element.
+// The bound domain never fails here: it writes the exact outcome plus "may flip" bits.
 template <class D>
 PredTensor compare(const D& d, CompareDirection dir, const T<D>& lhs, const T<D>& rhs) {
   PredTensor out(lhs.shape, Pred{0});
-  for_each_element(lhs.shape, lhs.size(), [&](std::int64_t i) { out[i] = decide(d, dir, lhs[i], rhs[i]) ? 1 : 0; });
+  for_each_element(lhs.shape, lhs.size(), [&](std::int64_t i) {
+    if constexpr (requires { d.compare_bits(dir, lhs[i], rhs[i]); }) out[i] = d.compare_bits(dir, lhs[i], rhs[i]);
+    else out[i] = decide(d, dir, lhs[i], rhs[i]) ? 1 : 0;
+  });
   return out;
 }
 
-// #select: a rank-0 predicate selects whole tensors.
+// #select: a rank-0 predicate selects whole tensors. Where the predicate may flip (bound
+// domain), the element covers both branches.
 template <class D>
-T<D> select(const D&, const PredTensor& pred, const T<D>& on_true, const T<D>& on_false) {
-  if (pred.rank() == 0) return pred[0] ? on_true : on_false;
-  T<D> out = on_false;
-  for (std::int64_t i = 0; i < out.size(); ++i)
-    if (pred[i]) out[i] = on_true[i];
-  return out;
+T<D> select(const D& d, const PredTensor& pred, const T<D>& on_true, const T<D>& on_false) {
+  if constexpr (requires { d.select_widened(pred[0], on_true[0], on_false[0]); }) {
+    T<D> out = on_false;
+    for (std::int64_t i = 0; i < out.size(); ++i) out[i] = d.select_widened(pred[pred.rank() == 0 ? 0 : i], on_true[i], on_false[i]);
+    return out;
+  } else {
+    if (pred.rank() == 0) return pred[0] & 1 ? on_true : on_false;
+    T<D> out = on_false;
+    for (std::int64_t i = 0; i < out.size(); ++i)
+      if (pred[i] & 1) out[i] = on_true[i];
+    return out;
+  }
 }
 
 }  // namespace shlo::ops

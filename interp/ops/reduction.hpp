@@ -138,12 +138,12 @@ Tensor<typename D::Scalar> select_and_scatter(const D& d, const Tensor<typename 
   for (const auto& p : a.padding) padded = padded || p.first != 0 || p.second != 0;
   const auto offsets = window_offsets(g, op_strides);
   const std::int64_t n = num_elements(g.window);
+  std::vector<std::int64_t> candidates;  // operand offsets of one window's positions, in window order
   for_each_element(source.shape, source.size(), [&](std::int64_t s) {
-    std::int64_t selected = -1;
+    candidates.clear();
     if (!padded) {
       const std::int64_t start = window_start(g, op_strides, s);
-      for (auto off : offsets)
-        if (selected < 0 || !decide(d, select, operand[selected], operand[start + off])) selected = start + off;
+      for (auto off : offsets) candidates.push_back(start + off);
     } else {
       const auto widx = unravel(source.shape, s);
       for (std::int64_t k = 0; k < n; ++k) {
@@ -155,10 +155,25 @@ Tensor<typename D::Scalar> select_and_scatter(const D& d, const Tensor<typename 
           inside = inside && p >= 0 && p < operand.shape[dim];
           off += p * op_strides[dim];
         }
-        if (inside && (selected < 0 || !decide(d, select, operand[selected], operand[off]))) selected = off;
+        if (inside) candidates.push_back(off);
       }
     }
-    if (selected >= 0) out[selected] = combine(d, scatter, out[selected], source[s]);
+    if constexpr (requires { d.window_selection(select, std::vector<const S*>{}); }) {
+      // The choice may differ between the exact and the float evaluation: every position
+      // that may be chosen receives the source as a possible term.
+      if (scatter != Op::Add) throw OpError("select_and_scatter: the bound domain supports an add scatter only");
+      std::vector<const S*> values;
+      for (auto off : candidates) values.push_back(&operand[off]);
+      const auto members = d.window_selection(select, values);
+      for (std::size_t k = 0; k < candidates.size(); ++k)
+        if (members[k].exact || members[k].floating)
+          out[candidates[k]] = d.accumulate(out[candidates[k]], d.scatter_term(source[s], members[k]));
+    } else {
+      std::int64_t selected = -1;
+      for (auto off : candidates)
+        if (selected < 0 || !decide(d, select, operand[selected], operand[off])) selected = off;
+      if (selected >= 0) out[selected] = combine(d, scatter, out[selected], source[s]);
+    }
   });
   return out;
 }

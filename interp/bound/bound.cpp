@@ -1,0 +1,374 @@
+#include "interp/bound/bound.hpp"
+
+#include <mpfr.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+
+namespace shlo {
+
+namespace {
+
+using namespace bound_detail;
+
+Iv hull(Iv a, Iv b) { return {std::min(a.lo, b.lo), std::max(a.hi, b.hi)}; }
+Iv iv_add(Iv a, Iv b) { return {down(a.lo + b.lo), up(a.hi + b.hi)}; }
+Iv iv_neg(Iv a) { return {-a.hi, -a.lo}; }
+Iv iv_sub(Iv a, Iv b) { return iv_add(a, iv_neg(b)); }
+Iv iv_abs(Iv a) {
+  if (a.lo >= 0) return a;
+  if (a.hi <= 0) return iv_neg(a);
+  return {0, std::max(-a.lo, a.hi)};
+}
+bool contains_zero(Iv a) { return a.lo <= 0 && a.hi >= 0; }
+Iv iv_recip(Iv b) { return {down(1 / b.hi), up(1 / b.lo)}; }  // 0 not in b
+Iv iv_div(Iv a, Iv b) { return iv_mul(a, iv_recip(b)); }
+
+// A monotone function through MPFR at 53 bits with directed rounding (certified endpoints).
+using MpfrFn = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+double directed(MpfrFn f, double x, mpfr_rnd_t rnd) {
+  thread_local struct Reg {
+    mpfr_t v;
+    Reg() { mpfr_init2(v, 64); }
+    ~Reg() { mpfr_clear(v); }
+  } reg;
+  mpfr_set_d(reg.v, x, MPFR_RNDN);  // exact: 64 >= 53 bits
+  f(reg.v, reg.v, rnd);
+  return mpfr_get_d(reg.v, rnd);
+}
+int mpfr_logistic(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd) {
+  // 1 / (1 + exp(-x)), increasing in x: round exp(-x) against rnd, then 1 / (.) with rnd.
+  const mpfr_rnd_t inner = rnd == MPFR_RNDD ? MPFR_RNDU : MPFR_RNDD;
+  mpfr_neg(r, x, inner);
+  mpfr_exp(r, r, inner);
+  mpfr_add_ui(r, r, 1, inner);
+  return mpfr_ui_div(r, 1, r, rnd);
+}
+Iv increasing(MpfrFn f, Iv a) { return {directed(f, a.lo, MPFR_RNDD), directed(f, a.hi, MPFR_RNDU)}; }
+Iv iv_exp(Iv a) { return increasing(mpfr_exp, a); }
+Iv iv_log(Iv a) { return increasing(mpfr_log, a); }
+Iv iv_sqrt(Iv a) { return increasing(mpfr_sqrt, {std::max(a.lo, 0.0), a.hi}); }
+Iv iv_rsqrt(Iv a) { return {directed(mpfr_rec_sqrt, a.hi, MPFR_RNDD), directed(mpfr_rec_sqrt, a.lo, MPFR_RNDU)}; }
+Iv iv_tanh(Iv a) { return increasing(mpfr_tanh, a); }
+Iv iv_logistic(Iv a) { return increasing(mpfr_logistic, a); }
+
+Iv enclose(const Rational& q) {
+  const double d = q.convert_to<double>();  // within an ulp of q
+  return {down(d), up(d)};
+}
+
+// Three-valued comparison of two intervals.
+Tri tri_compare(CompareDirection dir, Iv a, Iv b) {
+  const bool equal_points = a.lo == a.hi && b.lo == b.hi && a.lo == b.lo;
+  switch (dir) {
+    case CompareDirection::EQ: return equal_points ? Tri::True : (a.hi < b.lo || b.hi < a.lo) ? Tri::False : Tri::Undecided;
+    case CompareDirection::NE: return equal_points ? Tri::False : (a.hi < b.lo || b.hi < a.lo) ? Tri::True : Tri::Undecided;
+    case CompareDirection::LT: return a.hi < b.lo ? Tri::True : a.lo >= b.hi ? Tri::False : Tri::Undecided;
+    case CompareDirection::LE: return a.hi <= b.lo ? Tri::True : a.lo > b.hi ? Tri::False : Tri::Undecided;
+    case CompareDirection::GT: return a.lo > b.hi ? Tri::True : a.hi <= b.lo ? Tri::False : Tri::Undecided;
+    case CompareDirection::GE: return a.lo >= b.hi ? Tri::True : a.hi < b.lo ? Tri::False : Tri::Undecided;
+  }
+  return Tri::Undecided;
+}
+
+[[noreturn]] void fail(const BoundDomain& d, const std::string& what) { throw DomainError(d.name() + ": " + what); }
+
+std::string show(double x) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
+
+}  // namespace
+
+double gamma_f32(std::uint64_t k) {
+  if (k == 0) return 0;
+  const double ku = up(static_cast<double>(k) * 0x1p-24);
+  if (ku >= 1) return kInf;
+  return up(ku / down(1 - ku));
+}
+
+FloatProfile float_profile(std::string_view name) {
+  FloatProfile p;
+  p.name = std::string(name);
+  if (name == "ieee") return p;
+  if (name == "tf32") {
+    p.tf32 = true;
+    return p;
+  }
+  if (name == "cuda") {
+    p.exp = 2.5;
+    p.log = 1.5;
+    p.tanh = 2.5;
+    p.rsqrt = 2.5;
+    p.div = 2.5;
+    p.sqrt = 1.5;
+    p.logistic = 9;
+    p.flush_to_zero = true;
+    return p;
+  }
+  throw std::invalid_argument("unknown accuracy profile '" + std::string(name) + "' (expected " + kProfileNames + ")");
+}
+
+// --- helpers ----------------------------------------------------------------------------
+
+BoundScalar BoundDomain::result(Iv x, Iv r, double ulps, std::uint8_t flags) const {
+  Scalar s;
+  s.lo = x.lo;
+  s.hi = x.hi;
+  s.flags = flags;
+  const double m = mag(r);
+  if (x.lo == x.hi && r.lo == r.hi && x.lo == r.lo && std::isinf(x.lo)) {
+    s.err = 0;  // an exact infinity (the -inf of a max-pool's padding) stays exact
+  } else if (!(m < kInf) || flags & kUnbounded) {
+    s.err = kInf;
+  } else {
+    s.err = up_sum(spread(r, x), ulps > 0 ? allowance(m, ulps) : 0);
+    if (up(m + s.err) > kFloatMax) s.err = kInf;  // the float result may overflow
+  }
+  if (s.err == kInf) s.flags |= kUnbounded;
+  return s;
+}
+
+BoundScalar BoundDomain::unary(const Scalar& a, Iv (*f)(Iv), double ulps) const {
+  const Closed c = close(a);
+  return result(f(c.x), f(widened(c)), ulps, a.flags);
+}
+
+// --- constants and inputs ---------------------------------------------------------------------
+
+BoundScalar BoundDomain::from_rational(const Rational& q) const {
+  const float f = round_rational<float>(q);
+  Scalar s;
+  const double d = q.convert_to<double>();
+  const Iv x = rational_from_double(d) == q ? Iv{d, d} : enclose(q);  // a double is a point
+  s.lo = x.lo;
+  s.hi = x.hi;
+  if (std::isinf(f)) {
+    s.err = kInf;
+    s.flags = kUnbounded;
+    return s;
+  }
+  const Rational diff = rational_from_double(f) - q;
+  s.err = diff == 0 ? 0 : up(std::fabs(diff.convert_to<double>()));
+  if (profile_.flush_to_zero && std::fabs(f) < 0x1p-126 && f != 0) s.err = up(s.err + std::fabs(f));
+  return s;
+}
+
+BoundScalar BoundDomain::from_literal(std::string_view text) const {
+  const Literal lit = parse_literal(text);
+  Scalar s;
+  switch (lit.kind) {
+    case Literal::Kind::Finite: return from_rational(lit.value);
+    case Literal::Kind::PosInf: s.lo = s.hi = kInf; return s;
+    case Literal::Kind::NegInf: s.lo = s.hi = -kInf; return s;
+    case Literal::Kind::NaN: break;
+  }
+  fail(*this, "literal '" + std::string(text) + "': NaN is not a real number");
+}
+
+BoundScalar BoundDomain::from_bits(std::uint64_t bits, FloatFormat format) const {
+  const Literal lit = literal_from_bits(bits, format);
+  Scalar s;
+  switch (lit.kind) {
+    case Literal::Kind::Finite: return from_rational(lit.value);
+    case Literal::Kind::PosInf: s.lo = s.hi = kInf; return s;
+    case Literal::Kind::NegInf: s.lo = s.hi = -kInf; return s;
+    case Literal::Kind::NaN: break;
+  }
+  fail(*this, "hex literal: the bit pattern is a NaN");
+}
+
+BoundScalar BoundDomain::from_double(double x) const {
+  if (x != x) fail(*this, "input: NaN is not a real number");
+  Scalar s;
+  s.lo = s.hi = x;
+  const float f = static_cast<float>(x);
+  if (static_cast<double>(f) != x) s.err = up(std::fabs(static_cast<double>(f) - x));
+  if (profile_.flush_to_zero && std::fabs(x) < 0x1p-126) s.err = up(s.err + std::fabs(x));
+  return s;
+}
+
+std::string BoundDomain::to_string(const Scalar& a) const {
+  std::string s = "[" + show(a.lo) + ", " + show(a.hi) + "] +- " + show(bound(a));
+  if (a.flags & kMayFlip) s += " (branch may flip)";
+  return s;
+}
+
+BoundScalar BoundDomain::pi() const {
+  Scalar s;
+  s.lo = down(3.141592653589793);
+  s.hi = up(3.141592653589793);
+  s.err = 0x1p-22;  // float(pi) is within half an ulp (2^-23) of pi
+  return s;
+}
+
+double BoundDomain::bound(const Scalar& a) const { return close(a).err; }
+
+// --- arithmetic -----------------------------------------------------------------------------------
+
+BoundScalar BoundDomain::add(const Scalar& a, const Scalar& b) const {
+  const Closed ca = close(a), cb = close(b);
+  return result(iv_add(ca.x, cb.x), iv_add(widened(ca), widened(cb)), 0.5, a.flags | b.flags);
+}
+
+BoundScalar BoundDomain::sub(const Scalar& a, const Scalar& b) const {
+  const Closed ca = close(a), cb = close(b);
+  return result(iv_sub(ca.x, cb.x), iv_sub(widened(ca), widened(cb)), 0.5, a.flags | b.flags);
+}
+
+BoundScalar BoundDomain::mul(const Scalar& a, const Scalar& b) const {
+  const Closed ca = close(a), cb = close(b);
+  return result(iv_mul(ca.x, cb.x), iv_mul(widened(ca), widened(cb)), 0.5, a.flags | b.flags);
+}
+
+BoundScalar BoundDomain::div(const Scalar& a, const Scalar& b) const {
+  const Closed ca = close(a), cb = close(b);
+  if (cb.x.lo == 0 && cb.x.hi == 0) fail(*this, "division by exactly 0");
+  if (contains_zero(cb.x)) return unknown(a.flags | b.flags);  // 0 not excluded at double precision
+  const Iv r = widened(cb);
+  if (contains_zero(r)) return result(iv_div(ca.x, cb.x), {-kInf, kInf}, 0, a.flags | b.flags | kUnbounded);
+  return result(iv_div(ca.x, cb.x), iv_div(widened(ca), r), profile_.div, a.flags | b.flags);
+}
+
+BoundScalar BoundDomain::neg(const Scalar& a) const { return unary(a, iv_neg, 0); }
+BoundScalar BoundDomain::abs(const Scalar& a) const { return unary(a, iv_abs, 0); }
+
+BoundScalar BoundDomain::max(const Scalar& a, const Scalar& b) const {
+  const Closed ca = close(a), cb = close(b);
+  const Iv ra = widened(ca), rb = widened(cb);
+  const bool flip = tri_compare(CompareDirection::GE, ra, rb) == Tri::Undecided;
+  return result({std::max(ca.x.lo, cb.x.lo), std::max(ca.x.hi, cb.x.hi)}, {std::max(ra.lo, rb.lo), std::max(ra.hi, rb.hi)}, 0,
+                a.flags | b.flags | (flip ? kMayFlip : 0));
+}
+
+BoundScalar BoundDomain::min(const Scalar& a, const Scalar& b) const {
+  return neg(max(neg(a), neg(b)));
+}
+
+BoundScalar BoundDomain::exp(const Scalar& a) const { return unary(a, iv_exp, profile_.exp); }
+
+// A function defined for x > 0 (or x >= 0): the exact operand certainly outside is an error;
+// one not certainly inside (an enclosure that reached infinity or straddles 0 at double
+// precision) gives an unknown value; a float operand that may leave the domain, an
+// unbounded one.
+BoundScalar BoundDomain::positive_domain(const Scalar& a, Iv (*f)(Iv), double ulps, bool zero_allowed, const char* what) const {
+  const Closed c = close(a);
+  const bool outside = zero_allowed ? c.x.hi < 0 : c.x.hi <= 0;
+  if (outside) fail(*this, std::string(what) + " of " + to_string(a) + ": outside the function's domain");
+  const bool inside = zero_allowed ? c.x.lo >= 0 : c.x.lo > 0;
+  if (!inside || !std::isfinite(c.x.hi)) return unknown(a.flags);
+  const Iv r = widened(c);
+  const bool float_inside = zero_allowed ? r.lo >= 0 : r.lo > 0;
+  if (!float_inside) return result(f(c.x), {-kInf, kInf}, 0, a.flags | kUnbounded);
+  return result(f(c.x), f(r), ulps, a.flags);
+}
+
+BoundScalar BoundDomain::unknown(std::uint8_t flags) const {
+  Scalar s;
+  s.lo = -kInf;
+  s.hi = kInf;
+  s.err = kInf;
+  s.flags = flags | kUnbounded;
+  return s;
+}
+
+BoundScalar BoundDomain::log(const Scalar& a) const { return positive_domain(a, iv_log, profile_.log, false, "log"); }
+BoundScalar BoundDomain::sqrt(const Scalar& a) const { return positive_domain(a, iv_sqrt, profile_.sqrt, true, "sqrt"); }
+BoundScalar BoundDomain::rsqrt(const Scalar& a) const { return positive_domain(a, iv_rsqrt, profile_.rsqrt, false, "rsqrt"); }
+
+BoundScalar BoundDomain::tanh(const Scalar& a) const { return unary(a, iv_tanh, profile_.tanh); }
+BoundScalar BoundDomain::logistic(const Scalar& a) const { return unary(a, iv_logistic, profile_.logistic); }
+
+BoundScalar BoundDomain::map_monotone(const Scalar& a, const RationalMap& f) const {
+  const Closed c = close(a);
+  auto image = [&](Iv v) -> Iv {
+    if (!std::isfinite(v.lo) || !std::isfinite(v.hi)) return {-kInf, kInf};
+    return {enclose(f(rational_from_double(v.lo))).lo, enclose(f(rational_from_double(v.hi))).hi};
+  };
+  return result(image(c.x), image(widened(c)), 0, a.flags);
+}
+
+Tri BoundDomain::compare(CompareDirection d, const Scalar& a, const Scalar& b) const {
+  return tri_compare(d, {a.lo, a.hi}, {b.lo, b.hi});
+}
+
+// --- sums in any order ---------------------------------------------------------------------
+
+BoundScalar BoundDomain::accumulate(const Scalar& acc_in, const Scalar& x) const {
+  const Closed cx = close(x);
+  Scalar acc = opened(acc_in, acc_in.err);
+  acc.flags |= x.flags;
+  const bool zero = cx.x.lo == 0 && cx.x.hi == 0 && cx.err == 0;
+  add_term(acc, cx.x, cx.err, up_sum(mag(cx.x), cx.err), zero);
+  if (!(acc.magsum < kFloatMax)) {
+    acc.flags |= kUnbounded;
+    acc.err = kInf;
+  }
+  return acc;
+}
+
+// --- comparisons that may flip ---------------------------------------------------------------
+
+std::uint8_t BoundDomain::compare_bits(CompareDirection d, const Scalar& a, const Scalar& b) const {
+  const Closed ca = close(a), cb = close(b);
+  const Tri exact = tri_compare(d, ca.x, cb.x);
+  const Tri floating = tri_compare(d, widened(ca), widened(cb));
+  std::uint8_t bits = 0;
+  if (exact == Tri::True) bits |= kPredValue;
+  if (exact == Tri::Undecided) {
+    bits |= kPredExactUndecided | kPredFloatMayFlip;
+    if (tri_compare(d, {to_double(a), to_double(a)}, {to_double(b), to_double(b)}) == Tri::True) bits |= kPredValue;
+  }
+  if (floating == Tri::Undecided) bits |= kPredFloatMayFlip;
+  return bits;
+}
+
+BoundScalar BoundDomain::select_widened(std::uint8_t pred, const Scalar& on_true, const Scalar& on_false) const {
+  const bool value = pred & kPredValue;
+  if (!(pred & (kPredFloatMayFlip | kPredExactUndecided))) return value ? on_true : on_false;
+  const Closed t = close(on_true), f = close(on_false);
+  const Iv x = pred & kPredExactUndecided ? hull(t.x, f.x) : value ? t.x : f.x;
+  return result(x, hull(widened(t), widened(f)), 0, on_true.flags | on_false.flags | kMayFlip);
+}
+
+std::vector<BoundDomain::Membership> BoundDomain::window_selection(CompareDirection select,
+                                                                   const std::vector<const Scalar*>& candidates) const {
+  const std::size_t n = candidates.size();
+  std::vector<Membership> out(n);
+  if (n == 0) return out;
+  // Every candidate the fold "selected = k unless select(selected, k)" may end on, when each
+  // comparison is decided on the given intervals or may go either way.
+  auto possible = [&](auto interval) {
+    std::vector<std::size_t> now = {0};
+    for (std::size_t k = 1; k < n; ++k) {
+      std::vector<std::size_t> next;
+      for (std::size_t c : now) {
+        const Tri t = tri_compare(select, interval(c), interval(k));
+        if (t != Tri::False && std::find(next.begin(), next.end(), c) == next.end()) next.push_back(c);
+        if (t != Tri::True && std::find(next.begin(), next.end(), k) == next.end()) next.push_back(k);
+      }
+      now.swap(next);
+    }
+    return now;
+  };
+  const auto exact = possible([&](std::size_t i) { return Iv{candidates[i]->lo, candidates[i]->hi}; });
+  const auto floating = possible([&](std::size_t i) { return widened(close(*candidates[i])); });
+  for (auto c : exact) out[c].exact = exact.size() == 1 ? 1 : 2;
+  for (auto c : floating) out[c].floating = floating.size() == 1 ? 1 : 2;
+  return out;
+}
+
+BoundScalar BoundDomain::scatter_term(const Scalar& source, Membership m) const {
+  const Closed c = close(source);
+  const Iv zero{0, 0};
+  auto pick = [&](std::uint8_t member, Iv v) { return member == 0 ? zero : member == 1 ? v : hull(zero, v); };
+  if (m.exact == 1 && m.floating == 1) return source;
+  const std::uint8_t flags = source.flags | (m.exact == 2 || m.floating == 2 || m.exact != m.floating ? kMayFlip : 0);
+  return result(pick(m.exact, c.x), pick(m.floating, widened(c)), 0, flags);
+}
+
+}  // namespace shlo
