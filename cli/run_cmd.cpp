@@ -14,6 +14,7 @@
 
 #include "ast/mlir_parse.hpp"
 #include "cli/files.hpp"
+#include "interp/cuda/executor.hpp"
 #include "interp/domain/domain_spec.hpp"
 #include "interp/npy.hpp"
 #include "interp/run.hpp"
@@ -247,6 +248,40 @@ void run_in(const D& d, const Module& m, const RunArgs& args) {
   if (args.profile) print_profile(result, total);
 }
 
+// float32 on the CUDA kernels: on the device ("cuda") or their host path ("cuda-host").
+void run_cuda(const Module& m, const RunArgs& args) {
+  std::unique_ptr<cuda::Backend> backend;
+  if (args.domain == "cuda-host") {
+    backend = cuda::make_host_backend();
+  } else {
+    std::string why;
+    backend = cuda::make_device_backend(why);
+    if (!backend) usage_error("--domain cuda: " + why + " (--domain cuda-host runs the same kernels on the CPU)");
+  }
+  const F32Domain d;
+  auto inputs = load_inputs(d, m, args);
+  RunResult<F32Domain> result;
+  double seconds = 0;
+  try {
+    auto run = cuda::run_on_backend(m, *backend, inputs, args.replicas);
+    result.outputs = std::move(run.outputs);
+    seconds = run.seconds;
+  } catch (const RunError& e) {
+    std::cerr << e.what() << "\n";
+    throw CLI::RuntimeError(1);
+  } catch (const std::exception& e) {
+    std::cerr << "shlo run: " << backend->name() << ": " << e.what() << "\n";
+    throw CLI::RuntimeError(1);
+  }
+  std::printf("%s: @%s in f32 on %s, %d replica(s): %.3f s\n", m.file.c_str(), m.function.name.c_str(), backend->name().c_str(),
+              args.replicas, seconds);
+  print_summary(d, m, result, args);
+  if (!args.out_dir.empty()) {
+    write_outputs(d, m, result, args);
+    std::printf("outputs written to %s\n", args.out_dir.c_str());
+  }
+}
+
 }  // namespace
 
 void add_run_command(CLI::App& app) {
@@ -260,7 +295,8 @@ void add_run_command(CLI::App& app) {
       "Outputs: OUT/result<i>.npy (OUT/r<k>/... per replica); exact, interval and mpfr runs also\n"
       "write result<i>.txt with the exact values or enclosures.");
   cmd->add_option("file", args->file, "the .mlir file")->required();
-  cmd->add_option("--domain,-d", args->domain, std::string("arithmetic: ") + kDomainForms)->capture_default_str();
+  cmd->add_option("--domain,-d", args->domain, std::string("arithmetic: ") + kDomainForms +
+                      "; or cuda (float32 kernels on the GPU; exit 2 without one), cuda-host (the same kernels on the CPU)")->capture_default_str();
   cmd->add_option("--replicas,-r", args->replicas, "number of replicas R (all_reduce groups must partition 0..R-1)")
       ->capture_default_str()
       ->check(CLI::Range(1, 4096));
@@ -279,6 +315,7 @@ void add_run_command(CLI::App& app) {
       std::cerr << e.what() << "\n";
       throw CLI::RuntimeError(1);
     }
+    if (args->domain == "cuda" || args->domain == "cuda-host") return run_cuda(m, *args);
     AnyDomain domain;
     try {
       domain = parse_domain(args->domain);
