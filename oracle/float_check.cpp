@@ -47,7 +47,8 @@ double f32_ulp(double v) {
   return std::ldexp(1.0, std::ilogb(a) - 23);
 }
 
-ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& s, double y) {
+ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, double y) {
+  const BoundScalar s = d.closed(open);
   ElementVerdict v;
   const double bound = d.bound(s);
   const double mid = d.to_double(s);
@@ -159,7 +160,7 @@ CheckReport check_float_outputs(const Module& m, const FloatProfile& profile, co
       std::vector<double> ratios;
       ratios.reserve(ys.size());
       for (std::int64_t k = 0; k < t.size(); ++k) {
-        const BoundScalar& s = t[k];
+        const BoundScalar s = d.closed(t[k]);
         const ElementVerdict v = judge_element(d, s, ys[static_cast<std::size_t>(k)]);
         o.flips += (s.flags & kMayFlip) != 0;
         o.unbounded += d.bound(s) == kInf;

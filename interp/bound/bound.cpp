@@ -119,7 +119,7 @@ BoundScalar BoundDomain::result(Iv x, Iv r, double ulps, std::uint8_t flags) con
   Scalar s;
   s.lo = x.lo;
   s.hi = x.hi;
-  s.flags = flags;
+  s.flags = static_cast<std::uint8_t>(flags & ~kOpenSum);
   const double m = mag(r);
   if (x.lo == x.hi && r.lo == r.hi && x.lo == r.lo && std::isinf(x.lo)) {
     s.err = 0;  // an exact infinity (the -inf of a max-pool's padding) stays exact
@@ -193,7 +193,8 @@ BoundScalar BoundDomain::from_double(double x) const {
 }
 
 std::string BoundDomain::to_string(const Scalar& a) const {
-  std::string s = "[" + show(a.lo) + ", " + show(a.hi) + "] +- " + show(bound(a));
+  const Closed c = close(a);
+  std::string s = "[" + show(c.x.lo) + ", " + show(c.x.hi) + "] +- " + show(c.err);
   if (a.flags & kMayFlip) s += " (branch may flip)";
   return s;
 }
@@ -206,7 +207,6 @@ BoundScalar BoundDomain::pi() const {
   return s;
 }
 
-double BoundDomain::bound(const Scalar& a) const { return close(a).err; }
 
 // --- arithmetic -----------------------------------------------------------------------------------
 
@@ -272,7 +272,7 @@ BoundScalar BoundDomain::unknown(std::uint8_t flags) const {
   s.lo = -kInf;
   s.hi = kInf;
   s.err = kInf;
-  s.flags = flags | kUnbounded;
+  s.flags = static_cast<std::uint8_t>((flags & ~kOpenSum) | kUnbounded);
   return s;
 }
 
@@ -293,21 +293,97 @@ BoundScalar BoundDomain::map_monotone(const Scalar& a, const RationalMap& f) con
 }
 
 Tri BoundDomain::compare(CompareDirection d, const Scalar& a, const Scalar& b) const {
-  return tri_compare(d, {a.lo, a.hi}, {b.lo, b.hi});
+  return tri_compare(d, enclosure(a), enclosure(b));
 }
 
 // --- sums in any order ---------------------------------------------------------------------
 
-BoundScalar BoundDomain::accumulate(const Scalar& acc_in, const Scalar& x) const {
-  const Closed cx = close(x);
-  Scalar acc = opened(acc_in, acc_in.err);
-  acc.flags |= x.flags;
-  const bool zero = cx.x.lo == 0 && cx.x.hi == 0 && cx.err == 0;
-  add_term(acc, cx.x, cx.err, up_sum(mag(cx.x), cx.err), zero);
-  if (!(acc.magsum < kFloatMax)) {
-    acc.flags |= kUnbounded;
-    acc.err = kInf;
+BoundScalar BoundDomain::opened(const Scalar& v) {
+  Scalar s = v;  // a closed value becomes the sum's first term (an exact 0, no term at all)
+  s.flags |= kOpenSum;
+  s.abssum = mag({v.lo, v.hi});
+  s.magsum = s.abssum + v.err;
+  s.terms = s.magsum == 0 ? 0 : 1;
+  if (!std::isfinite(s.magsum)) s.flags |= kUnbounded;
+  return s;
+}
+
+BoundDomain::Closed BoundDomain::close_sum(const Scalar& a) const {
+  // The running sums were rounded to nearest: at most 2 roundings per term (a product and an
+  // addition) of relative size 2^-53, so c = (2n + 4) 2^-53 covers them.
+  const double n = static_cast<double>(a.terms);
+  const double c = up((2 * n + 4) * 0x1p-53);
+  const double widen = up(up(a.abssum * c) * (1 + c));
+  Closed out{{down(a.lo - widen), up(a.hi + widen)}, 0};
+  if (a.flags & kUnbounded || !std::isfinite(a.magsum) || !std::isfinite(a.err)) {
+    out.err = kInf;
+    return out;
   }
+  const double flush = profile_.flush_to_zero ? a.terms * 0x1p-126 : 0;  // a partial sum flushed to zero
+  const double rounding = up_mul(gamma_f32(a.terms > 0 ? a.terms - 1 : 0), up_mul(a.magsum, 1 + c));
+  out.err = up_sum(up_sum(up_mul(a.err, 1 + c), rounding), flush);
+  if (up(mag(out.x) + out.err) > kFloatMax) out.err = kInf;
+  return out;
+}
+
+BoundScalar BoundDomain::closed(const Scalar& a) const {
+  if (!(a.flags & kOpenSum)) return a;
+  const Closed c = close(a);
+  Scalar s;
+  s.lo = c.x.lo;
+  s.hi = c.x.hi;
+  s.err = c.err;
+  s.flags = static_cast<std::uint8_t>((a.flags & ~kOpenSum) | (c.err == kInf ? kUnbounded : 0));
+  return s;
+}
+
+void BoundDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C, std::int64_t M, std::int64_t K, std::int64_t N) const {
+  std::vector<ProductOperand> a(static_cast<std::size_t>(M * K)), b(static_cast<std::size_t>(K * N));
+  std::vector<std::uint8_t> row_flags(static_cast<std::size_t>(M), 0), column_flags(static_cast<std::size_t>(N), 0);
+  constexpr std::uint8_t kCarried = kMayFlip | kUnbounded;
+  for (std::int64_t m = 0; m < M; ++m)
+    for (std::int64_t k = 0; k < K; ++k) {
+      a[static_cast<std::size_t>(m * K + k)] = product_operand(A[m * K + k]);
+      row_flags[static_cast<std::size_t>(m)] |= A[m * K + k].flags & kCarried;
+    }
+  for (std::int64_t k = 0; k < K; ++k)
+    for (std::int64_t n = 0; n < N; ++n) {
+      b[static_cast<std::size_t>(k * N + n)] = product_operand(B[k * N + n]);
+      column_flags[static_cast<std::size_t>(n)] |= B[k * N + n].flags & kCarried;
+    }
+  for (std::int64_t m = 0; m < M; ++m)
+    for (std::int64_t n = 0; n < N; ++n) {
+      Scalar& c = C[m * N + n];
+      if (!(c.flags & kOpenSum)) c = opened(c);
+      c.flags |= row_flags[static_cast<std::size_t>(m)] | column_flags[static_cast<std::size_t>(n)];
+    }
+  constexpr std::int64_t kTile = 64;  // a K x 64 block of B stays in cache across the rows
+  for (std::int64_t n0 = 0; n0 < N; n0 += kTile) {
+    const std::int64_t n1 = std::min(N, n0 + kTile);
+    for (std::int64_t m = 0; m < M; ++m)
+      for (std::int64_t k = 0; k < K; ++k) {
+        const ProductOperand& x = a[static_cast<std::size_t>(m * K + k)];
+        if (x.mag == 0 && x.err == 0) continue;  // every product of this row is an exact 0
+        const ProductOperand* y = b.data() + k * N;
+        Scalar* c = C + m * N;
+        for (std::int64_t n = n0; n < n1; ++n) add_product(c[n], x, y[n]);
+      }
+  }
+}
+
+BoundScalar BoundDomain::accumulate(const Scalar& acc_in, const Scalar& x) const {
+  Scalar acc = acc_in.flags & kOpenSum ? acc_in : opened(acc_in);
+  const Closed cx = close(x);
+  acc.flags |= x.flags & (kMayFlip | kUnbounded);
+  const double m = mag(cx.x);
+  if (m == 0 && cx.err == 0) return acc;  // adding an exact 0 is exact
+  acc.lo += cx.x.lo;
+  acc.hi += cx.x.hi;
+  acc.abssum += m;
+  acc.err += cx.err;
+  acc.magsum += m + cx.err;
+  acc.terms += 1;
+  if (!std::isfinite(acc.magsum)) acc.flags |= kUnbounded;
   return acc;
 }
 
@@ -321,7 +397,8 @@ std::uint8_t BoundDomain::compare_bits(CompareDirection d, const Scalar& a, cons
   if (exact == Tri::True) bits |= kPredValue;
   if (exact == Tri::Undecided) {
     bits |= kPredExactUndecided | kPredFloatMayFlip;
-    if (tri_compare(d, {to_double(a), to_double(a)}, {to_double(b), to_double(b)}) == Tri::True) bits |= kPredValue;
+    const double ma = 0.5 * ca.x.lo + 0.5 * ca.x.hi, mb = 0.5 * cb.x.lo + 0.5 * cb.x.hi;
+    if (tri_compare(d, {ma, ma}, {mb, mb}) == Tri::True) bits |= kPredValue;
   }
   if (floating == Tri::Undecided) bits |= kPredFloatMayFlip;
   return bits;
@@ -355,7 +432,7 @@ std::vector<BoundDomain::Membership> BoundDomain::window_selection(CompareDirect
     }
     return now;
   };
-  const auto exact = possible([&](std::size_t i) { return Iv{candidates[i]->lo, candidates[i]->hi}; });
+  const auto exact = possible([&](std::size_t i) { return enclosure(*candidates[i]); });
   const auto floating = possible([&](std::size_t i) { return widened(close(*candidates[i])); });
   for (auto c : exact) out[c].exact = exact.size() == 1 ? 1 : 2;
   for (auto c : floating) out[c].floating = floating.size() == 1 ? 1 : 2;

@@ -44,13 +44,20 @@ struct Iv {
   double lo = 0, hi = 0;
 };
 
-enum BoundFlag : std::uint8_t { kMayFlip = 1, kUnbounded = 2 };
+enum BoundFlag : std::uint8_t { kMayFlip = 1, kUnbounded = 2, kOpenSum = 4 };
 
+/// A closed value: the exact value lies in [lo, hi], any float32 evaluation within err of it.
+/// An open sum (kOpenSum): lo, hi and err are round-to-nearest running sums of the terms'
+/// enclosures and bounds, abssum bounds the sum of the terms' magnitudes (for the double
+/// rounding of those sums), magsum the sum of |computed term|; BoundDomain::closed() turns it
+/// into a closed value. Keeping the fold cheap (no outward rounding per term) is what makes
+/// the analysis of a large convolution take seconds, not minutes.
 struct BoundScalar {
-  double lo = 0, hi = 0;    // the exact value lies in [lo, hi]
-  double err = 0;           // closed part of the error bound
-  double magsum = 0;        // open sum: bound on the sum of |computed term|
-  std::uint32_t terms = 0;  // open sum: number of nonzero terms (0 or 1: nothing open)
+  double lo = 0, hi = 0;
+  double err = 0;
+  double magsum = 0;
+  double abssum = 0;
+  std::uint32_t terms = 0;  // open sum: number of nonzero terms
   std::uint8_t flags = 0;
 };
 
@@ -62,7 +69,8 @@ enum PredBits : std::uint8_t { kPredValue = 1, kPredFloatMayFlip = 2, kPredExact
 class BoundDomain {
  public:
   using Scalar = BoundScalar;
-  explicit BoundDomain(FloatProfile profile) : profile_(std::move(profile)) {}
+  explicit BoundDomain(FloatProfile profile)
+      : profile_(std::move(profile)), product_floor_(profile_.flush_to_zero ? 0x1p-126 : 0x1p-149) {}
   const FloatProfile& profile() const { return profile_; }
   std::string name() const { return "bound:" + profile_.name; }
 
@@ -74,7 +82,10 @@ class BoundDomain {
   Scalar parse(std::string_view text) const { return from_literal(text); }
   /// "[lo, hi] +- bound" (with "may flip" / "unbounded" when flagged).
   std::string to_string(const Scalar& a) const;
-  double to_double(const Scalar& a) const { return 0.5 * a.lo + 0.5 * a.hi; }
+  double to_double(const Scalar& a) const {
+    const Iv x = enclosure(a);
+    return 0.5 * x.lo + 0.5 * x.hi;
+  }
 
   Scalar add(const Scalar& a, const Scalar& b) const;
   Scalar sub(const Scalar& a, const Scalar& b) const;
@@ -98,6 +109,9 @@ class BoundDomain {
 
   // Folds in any order.
   void mac(Scalar& acc, const Scalar& a, const Scalar& b) const;
+  /// C[m][n] += sum_k A[m][k] * B[k][n] (row-major M x K, K x N blocks): the products of
+  /// dot_general and convolution, with the operands closed once and the loop tiled.
+  void matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C, std::int64_t M, std::int64_t K, std::int64_t N) const;
   Scalar accumulate(const Scalar& acc, const Scalar& x) const;
 
   // Comparisons that may flip.
@@ -114,9 +128,11 @@ class BoundDomain {
   Scalar scatter_term(const Scalar& source, Membership m) const;
 
   // Reading results.
-  /// The whole error bound of a (possibly open) value: +inf when unbounded.
-  double bound(const Scalar& a) const;
-  static Iv enclosure(const Scalar& a) { return {a.lo, a.hi}; }
+  /// The value with any open sum closed: lo, hi and err are then final.
+  Scalar closed(const Scalar& a) const;
+  /// The whole error bound of a value: +inf when unbounded.
+  double bound(const Scalar& a) const { return close(a).err; }
+  Iv enclosure(const Scalar& a) const { return close(a).x; }
 
  private:
   struct Closed {
@@ -130,9 +146,15 @@ class BoundDomain {
   Scalar unary(const Scalar& a, Iv (*f)(Iv), double ulps) const;
   Scalar positive_domain(const Scalar& a, Iv (*f)(Iv), double ulps, bool zero_allowed, const char* what) const;
   Scalar unknown(std::uint8_t flags) const;  // exact value not known at double precision: anything goes
-  void add_term(Scalar& acc, Iv x, double err, double magnitude, bool zero) const;
-  static Scalar opened(const Scalar& acc, double bound);
+  Closed close_sum(const Scalar& a) const;
+  struct ProductOperand {
+    double lo, hi, mag, err;
+  };
+  ProductOperand product_operand(const Scalar& a) const;  // closed, and TF32-rounded under that profile
+  void add_product(Scalar& acc, const ProductOperand& a, const ProductOperand& b) const;
+  static Scalar opened(const Scalar& closed_value);
   FloatProfile profile_;
+  double product_floor_;  // a product's underflow (or flush) error, at most
 };
 
 /// The bound's gamma_k = k u / (1 - k u) for u = 2^-24, rounded up (+inf when k u >= 1).
@@ -180,8 +202,8 @@ inline Iv iv_mul(Iv a, Iv b) {
 }  // namespace bound_detail
 
 inline BoundDomain::Closed BoundDomain::close(const Scalar& a) const {
-  if (a.terms <= 1) return {{a.lo, a.hi}, a.err};
-  return {{a.lo, a.hi}, bound_detail::up_sum(a.err, bound_detail::up_mul(gamma_f32(a.terms - 1), a.magsum))};
+  if (!(a.flags & kOpenSum)) return {{a.lo, a.hi}, a.err};
+  return close_sum(a);
 }
 
 inline Iv BoundDomain::widened(const Closed& c) const {
@@ -198,42 +220,31 @@ inline double BoundDomain::allowance(double magnitude, double ulps) const {
   return a;
 }
 
-inline BoundScalar BoundDomain::opened(const Scalar& acc, double bound) {
-  if (acc.terms > 0 || (acc.lo == 0 && acc.hi == 0 && bound == 0)) return acc;
-  Scalar s = acc;  // a closed nonzero value becomes the sum's first term
-  s.err = bound;
-  s.magsum = bound_detail::up_sum(bound_detail::mag({acc.lo, acc.hi}), bound);
-  s.terms = 1;
-  return s;
+inline BoundDomain::ProductOperand BoundDomain::product_operand(const Scalar& a) const {
+  using namespace bound_detail;
+  Closed c = close(a);
+  if (profile_.tf32) c.err = up(c.err + up(up(mag(c.x) + c.err) * 0x1p-10));  // truncated to 10 stored mantissa bits
+  return {c.x.lo, c.x.hi, mag(c.x), c.err};
 }
 
-inline void BoundDomain::add_term(Scalar& acc, Iv x, double err, double magnitude, bool zero) const {
-  using namespace bound_detail;
-  acc.lo = down(acc.lo + x.lo);
-  acc.hi = up(acc.hi + x.hi);
-  acc.err = up_sum(acc.err, err);
-  if (zero) return;
-  acc.magsum = up_sum(acc.magsum, magnitude);
-  acc.terms += 1;
+inline void BoundDomain::add_product(Scalar& s, const ProductOperand& a, const ProductOperand& b) const {
+  const double f = (a.mag + a.err) * (b.mag + b.err);  // bounds |float a * float b|
+  const bool nonzero = f != 0;  // an exact zero term (padding, relu's zeros) adds nothing: branch-free
+  const double p1 = a.lo * b.lo, p2 = a.lo * b.hi, p3 = a.hi * b.lo, p4 = a.hi * b.hi;  // branch-free
+  s.lo += std::min(std::min(p1, p2), std::min(p3, p4));
+  s.hi += std::max(std::max(p1, p2), std::max(p3, p4));
+  s.abssum += a.mag * b.mag;
+  // |a~ b~ - a b| <= |a| eb + ea |b| + ea eb, then the product's rounding, 2^-24 |a~ b~|,
+  // plus its underflow floor.
+  s.err += a.mag * b.err + a.err * b.mag + a.err * b.err + 0x1p-24 * f + (nonzero ? product_floor_ : 0.0);
+  s.magsum += f * (1 + 0x1p-24);
+  s.terms += nonzero;
 }
 
 inline void BoundDomain::mac(Scalar& acc, const Scalar& a, const Scalar& b) const {
-  using namespace bound_detail;
-  Closed ca = close(a), cb = close(b);
-  if (profile_.tf32) {  // operands truncated to 10 stored mantissa bits
-    ca.err = up(ca.err + up(up(mag(ca.x) + ca.err) * 0x1p-10));
-    cb.err = up(cb.err + up(up(mag(cb.x) + cb.err) * 0x1p-10));
-  }
-  const Iv x = iv_mul(ca.x, cb.x);
-  const Iv r = ca.err == 0 && cb.err == 0 ? x : iv_mul(widened(ca), widened(cb));
-  if (acc.terms == 0) acc = opened(acc, acc.err);
-  acc.flags |= a.flags | b.flags;
-  const double m = mag(r);
-  if (m == 0) return add_term(acc, x, 0, 0, true);
-  const double rounding = allowance(m, 0.5);
-  add_term(acc, x, up_sum(spread(r, x), rounding), up_sum(m, rounding), false);
-  if (!(acc.magsum < kFloatMax)) acc.flags |= kUnbounded;
+  if (!(acc.flags & kOpenSum)) acc = opened(acc);
+  acc.flags |= (a.flags | b.flags) & (kMayFlip | kUnbounded);
+  add_product(acc, product_operand(a), product_operand(b));
 }
-
 
 }  // namespace shlo
