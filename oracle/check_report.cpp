@@ -81,6 +81,7 @@ std::string format_table(const CheckReport& r) {
     }
     s += line;
   }
+  s += "error/bound over all elements: median " + fmt("%.3g", r.median_ratio) + ", worst " + fmt("%.3g", r.worst_ratio) + "\n";
   s += r.pass() ? "PASS: every element lies within its bound\n" : "FAIL: elements outside their bound cannot be rounding\n";
   return s;
 }
@@ -92,6 +93,8 @@ std::string format_json(const CheckReport& r) {
   j["replicas"] = r.replicas;
   j["analysis_seconds"] = r.seconds;
   j["pass"] = r.pass();
+  j["median_error_over_bound"] = r.median_ratio;
+  j["worst_error_over_bound"] = std::isfinite(r.worst_ratio) ? nlohmann::json(r.worst_ratio) : nlohmann::json("inf");
   j["outputs"] = nlohmann::json::array();
   auto num = [](double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(x > 0 ? "inf" : "nan"); };
   for (const auto& o : r.outputs) {

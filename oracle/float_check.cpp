@@ -124,6 +124,7 @@ CheckReport check_float_outputs(const Module& m, const FloatProfile& profile, co
   const auto run = run_program(m, d, std::move(values), options);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
+  std::vector<double> all_ratios;
   for (int r = 0; r < replicas; ++r)
     for (std::size_t i = 0; i < f.return_values.size(); ++i) {
       OutputCheck o;
@@ -182,6 +183,8 @@ CheckReport check_float_outputs(const Module& m, const FloatProfile& profile, co
         ++o.ratio_histogram[static_cast<std::size_t>(ratio_bin(v.ratio))];
         ++o.ulps_histogram[static_cast<std::size_t>(ulps_bin(v.ulps))];
       }
+      all_ratios.insert(all_ratios.end(), ratios.begin(), ratios.end());
+      report.worst_ratio = std::max(report.worst_ratio, o.worst_ratio);
       if (!ratios.empty()) {
         auto mid = ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2);
         std::nth_element(ratios.begin(), mid, ratios.end());
@@ -189,6 +192,11 @@ CheckReport check_float_outputs(const Module& m, const FloatProfile& profile, co
       }
       report.outputs.push_back(std::move(o));
     }
+  if (!all_ratios.empty()) {
+    auto mid = all_ratios.begin() + static_cast<std::ptrdiff_t>(all_ratios.size() / 2);
+    std::nth_element(all_ratios.begin(), mid, all_ratios.end());
+    report.median_ratio = *mid;
+  }
   return report;
 }
 

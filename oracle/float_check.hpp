@@ -51,6 +51,7 @@ struct CheckReport {
   int replicas = 1;
   double seconds = 0;  // the bound analysis
   std::vector<OutputCheck> outputs;
+  double median_ratio = 0, worst_ratio = 0;  // over every float element of every output
   bool pass() const;
 };
 

@@ -153,3 +153,42 @@ TEST_CASE("cuda: without a device the backend says why", "[cuda]") {
   }
   CHECK(cuda::built_with_cuda() == (std::string(SHLO_CUDA_BUILT) == "1"));
 }
+
+TEST_CASE("cuda host path: iota, bf16 convert, and/or on i1, select on a scalar predicate, all_reduce on 3 replicas", "[cuda]") {
+  const char* text = R"(module @m {
+  func.func @f(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xi1>, tensor<2x3xf32>) {
+    %i = stablehlo.iota dim = 1 : tensor<2x3xf32>
+    %a = stablehlo.add %x, %i : tensor<2x3xf32>
+    %b = stablehlo.convert %a : (tensor<2x3xf32>) -> tensor<2x3xbf16>
+    %c = stablehlo.convert %b : (tensor<2x3xbf16>) -> tensor<2x3xf32>
+    %p = stablehlo.compare GT, %c, %y : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+    %q = stablehlo.compare LE, %x, %y : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+    %r = stablehlo.and %p, %q : tensor<2x3xi1>
+    %s = stablehlo.or %r, %q : tensor<2x3xi1>
+    %t = stablehlo.constant dense<true> : tensor<i1>
+    %u = stablehlo.select %t, %c, %y : tensor<i1>, tensor<2x3xf32>
+    %v = "stablehlo.all_reduce"(%u) ({
+    ^bb0(%e: tensor<f32>, %g: tensor<f32>):
+      %h = stablehlo.add %e, %g : tensor<f32>
+      stablehlo.return %h : tensor<f32>
+    }) {replica_groups = dense<[[0, 1, 2]]> : tensor<1x3xi64>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %w = stablehlo.concatenate %s, %s, dim = 0 : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<4x3xi1>
+    %z = stablehlo.slice %w [1:3, 0:3] : (tensor<4x3xi1>) -> tensor<2x3xi1>
+    return %v, %z, %c : tensor<2x3xf32>, tensor<2x3xi1>, tensor<2x3xf32>
+  }
+})";
+  const Module m = parse_module(text, "misc.mlir");
+  std::vector<std::vector<Value<F32Domain>>> in;
+  for (int r = 0; r < 3; ++r) in.push_back(random_inputs(m, static_cast<std::uint64_t>(r) + 40, -2.0f, 2.0f)[0]);
+  auto host = cuda::make_host_backend();
+  const auto dev = cuda::run_on_backend(m, *host, in, 3).outputs;
+  RunOptions o;
+  o.replicas = 3;
+  const auto ref = run_program(m, F32Domain{}, in, o).outputs;
+  for (int r = 0; r < 3; ++r) CHECK(max_ulps(dev[static_cast<std::size_t>(r)], ref[static_cast<std::size_t>(r)]) == 0);
+  // bf16 really rounded: 1 + 2^-9 (between bf16 neighbours 1 and 1 + 2^-7) goes to 1.
+  CHECK(cuda::to_bf16(1.0f + 0x1p-9f) == 1.0f);
+  CHECK(cuda::to_bf16(1.0f + 0x1p-7f + 0x1p-9f) == 1.0f + 0x1p-7f);
+  CHECK(cuda::to_bf16(1.0f + 0x1p-8f) == 1.0f);  // a tie: to even
+  CHECK(cuda::to_bf16(1.0f + 0x1p-7f + 0x1p-8f) == 1.0f + 0x1p-6f);
+}

@@ -158,8 +158,7 @@ BoundScalar BoundDomain::from_rational(const Rational& q) const {
   return s;
 }
 
-BoundScalar BoundDomain::from_literal(std::string_view text) const {
-  const Literal lit = parse_literal(text);
+BoundScalar BoundDomain::from_literal_value(const Literal& lit, const std::string& what) const {
   Scalar s;
   switch (lit.kind) {
     case Literal::Kind::Finite: return from_rational(lit.value);
@@ -167,19 +166,15 @@ BoundScalar BoundDomain::from_literal(std::string_view text) const {
     case Literal::Kind::NegInf: s.lo = s.hi = -kInf; return s;
     case Literal::Kind::NaN: break;
   }
-  fail(*this, "literal '" + std::string(text) + "': NaN is not a real number");
+  fail(*this, what + ": NaN is not a real number");
+}
+
+BoundScalar BoundDomain::from_literal(std::string_view text) const {
+  return from_literal_value(parse_literal(text), "literal '" + std::string(text) + "'");
 }
 
 BoundScalar BoundDomain::from_bits(std::uint64_t bits, FloatFormat format) const {
-  const Literal lit = literal_from_bits(bits, format);
-  Scalar s;
-  switch (lit.kind) {
-    case Literal::Kind::Finite: return from_rational(lit.value);
-    case Literal::Kind::PosInf: s.lo = s.hi = kInf; return s;
-    case Literal::Kind::NegInf: s.lo = s.hi = -kInf; return s;
-    case Literal::Kind::NaN: break;
-  }
-  fail(*this, "hex literal: the bit pattern is a NaN");
+  return from_literal_value(literal_from_bits(bits, format), "hex literal");
 }
 
 BoundScalar BoundDomain::from_double(double x) const {

@@ -147,6 +147,7 @@ class BoundDomain {
   Scalar positive_domain(const Scalar& a, Iv (*f)(Iv), double ulps, bool zero_allowed, const char* what) const;
   Scalar unknown(std::uint8_t flags) const;  // exact value not known at double precision: anything goes
   Closed close_sum(const Scalar& a) const;
+  Scalar from_literal_value(const Literal& lit, const std::string& what) const;
   struct ProductOperand {
     double lo, hi, mag, err;
   };

@@ -63,6 +63,11 @@ std::unique_ptr<Backend> make_device_backend(std::string& why) {
   }
   cudaDeviceProp prop{};
   cudaGetDeviceProperties(&prop, 0);
+  const cudaError_t init = cudaFree(nullptr);  // create the context now, not inside a timed run
+  if (init != cudaSuccess) {
+    why = std::string("CUDA context: ") + cudaGetErrorString(init);
+    return nullptr;
+  }
   return std::make_unique<DeviceBackend>(std::string("cuda:") + prop.name);
 }
 

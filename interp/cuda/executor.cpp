@@ -122,6 +122,14 @@ class Executor {
     }, value);
   }
 
+  DValue run_fold(FoldK k, const DValue& in, const Shape& out_shape) {
+    DValue out = make(out_shape, false);
+    k.in = in.f();
+    k.out = out.f();
+    b_.run(k, num_elements(out_shape));
+    return out;
+  }
+
   static void check_rank(int rank) {
     if (rank > kMaxRank) throw OpError("rank " + std::to_string(rank) + " is above the kernels' limit of " + std::to_string(kMaxRank));
   }
@@ -265,24 +273,19 @@ DValue Executor::execute(const Instruction& inst, const std::vector<const DValue
       const auto os = row_major_strides(rshape);
       std::int64_t offset = 0;
       for (const DValue* x : args) {
-        const auto m = num_elements(x->shape);
-        if (pred) {
-          PlaceK<std::uint8_t> k{};
+        auto place = [&](auto k, const auto* in, auto* to) {
           k.rank = static_cast<int>(rshape.size());
-          for (int d = 0; d < k.rank; ++d) k.shape[d] = x->shape[static_cast<std::size_t>(d)], k.out_stride[d] = os[static_cast<std::size_t>(d)];
+          for (int d = 0; d < k.rank; ++d) {
+            k.shape[d] = x->shape[static_cast<std::size_t>(d)];
+            k.out_stride[d] = os[static_cast<std::size_t>(d)];
+          }
           k.base = offset * os[static_cast<std::size_t>(a.dimension)];
-          k.in = x->p();
-          k.out = out.p();
-          b_.run(k, m);
-        } else {
-          PlaceK<float> k{};
-          k.rank = static_cast<int>(rshape.size());
-          for (int d = 0; d < k.rank; ++d) k.shape[d] = x->shape[static_cast<std::size_t>(d)], k.out_stride[d] = os[static_cast<std::size_t>(d)];
-          k.base = offset * os[static_cast<std::size_t>(a.dimension)];
-          k.in = x->f();
-          k.out = out.f();
-          b_.run(k, m);
-        }
+          k.in = in;
+          k.out = to;
+          b_.run(k, num_elements(x->shape));
+        };
+        if (pred) place(PlaceK<std::uint8_t>{}, x->p(), out.p());
+        else place(PlaceK<float>{}, x->f(), out.f());
         offset += x->shape[static_cast<std::size_t>(a.dimension)];
       }
       return out;
@@ -375,11 +378,7 @@ DValue Executor::execute(const Instruction& inst, const std::vector<const DValue
         k.inner_shape[k.inner_rank] = in.shape[static_cast<std::size_t>(d)];
         k.inner_stride[k.inner_rank++] = s[static_cast<std::size_t>(d)];
       }
-      DValue out = make(rshape, false);
-      k.in = in.f();
-      k.out = out.f();
-      b_.run(k, n);
-      return out;
+      return run_fold(k, in, rshape);
     }
     case Op::ReduceWindow: {
       const DValue& in = arg(0);
@@ -403,11 +402,7 @@ DValue Executor::execute(const Instruction& inst, const std::vector<const DValue
         k.inner_shape[d] = g.window[d];
         k.inner_stride[d] = g.window_dilations[d] * s[d];
       }
-      DValue out = make(rshape, false);
-      k.in = padded.f();
-      k.out = out.f();
-      b_.run(k, n);
-      return out;
+      return run_fold(k, padded, rshape);
     }
     case Op::SelectAndScatter: {
       const DValue &operand = arg(0), &source = arg(1);
