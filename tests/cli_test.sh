@@ -42,6 +42,15 @@ check "run on the saved inputs" 0 "$shlo" run "$tmp/add.mlir" -d exact --inputs 
 cmp -s "$tmp/o1/result0.txt" "$tmp/o2/result0.txt" || { echo "FAIL same inputs, different results"; fails=$((fails + 1)); }
 check "missing input exits 2" 2 "$shlo" run "$tmp/add.mlir" --inputs "$tmp/nowhere"
 grep -q "x.npy: cannot open file" "$tmp/err" || { echo "FAIL missing-input message"; cat "$tmp/err"; fails=$((fails + 1)); }
+# -d cuda: runs on a GPU, or says why not and exits 2 (never a silent CPU fallback)
+"$shlo" run "$tmp/add.mlir" -d cuda --random-inputs 1 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" = 2 ]; then
+  grep -q -- "--domain cuda: .*CUDA" "$tmp/err" && echo "ok   run -d cuda without a device exits 2" ||
+    { echo "FAIL run -d cuda message"; cat "$tmp/err"; fails=$((fails + 1)); }
+elif [ "$rc" = 0 ]; then echo "ok   run -d cuda on a device"; else echo "FAIL run -d cuda: exit $rc"; fails=$((fails + 1)); fi
+check "run -d cuda-host" 0 "$shlo" run "$tmp/add.mlir" -d cuda-host --random-inputs 4 --out "$tmp/o3"
+check "check the host path's outputs" 0 "$shlo" check "$tmp/add.mlir" --inputs "$tmp/o3/inputs" --outputs "$tmp/o3" --profile cuda
 check "bad domain exits 2" 2 "$shlo" run "$tmp/add.mlir" -d float --random-inputs 1
 check "no inputs given exits 2" 2 "$shlo" run "$tmp/add.mlir"
 if [ -d "$artifacts" ]; then

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <numeric>
+#include <random>
 
 #include "ast/mlir_parse.hpp"
 #include "fuzz/gen_ops.hpp"
@@ -246,4 +248,50 @@ TEST_CASE("bound: no float32 order ever lands outside the bound on 10^4 random p
   CHECK(flips > 0);
   WARN(elements << " elements in 4 orders within their bound; " << controls << " moved results flagged; " << flips
                 << " elements may flip");
+}
+
+TEST_CASE("bound: an artifact's f32 outputs in four summation orders lie within the bound", "[bound][artifacts]") {
+  for (const char* name : {"linear_fwd", "linear_train_step"}) {
+    const std::string path = std::string(SHLO_ARTIFACTS_DIR) + "/" + name + ".mlir";
+    if (!std::ifstream(path)) {
+      WARN("skipped: " << path << " is absent");
+      return;
+    }
+    INFO(name);
+    const Module m = parse_module_file(path);
+    std::mt19937_64 gen(3);
+    std::uniform_real_distribution<float> u(0.0f, 0.1f);
+    std::vector<std::vector<float>> args;
+    for (const auto& a : m.function.arguments) {
+      std::vector<float> v(static_cast<std::size_t>(num_elements(a.type.shape)));
+      for (auto& x : v) x = u(gen);
+      args.push_back(v);
+    }
+    auto run_all = [&](const auto& d) {
+      std::vector<std::vector<Value<std::decay_t<decltype(d)>>>> in(1);
+      for (std::size_t i = 0; i < args.size(); ++i) {
+        std::vector<typename std::decay_t<decltype(d)>::Scalar> v;
+        for (float x : args[i]) v.push_back(d.from_double(x));
+        in[0].push_back(Tensor<typename std::decay_t<decltype(d)>::Scalar>(m.function.arguments[i].type.shape, v));
+      }
+      RunOptions o;
+      return run_program(m, d, std::move(in), o).outputs[0];
+    };
+    const auto bound = run_all(ieee);
+    for (SumOrder order : {SumOrder::LeftFold, SumOrder::Reversed, SumOrder::Pairwise, SumOrder::Shuffled}) {
+      const SumOrderDomain d(order, 17);
+      const auto y = run_all(d);
+      double worst = 0;
+      for (std::size_t i = 0; i < y.size(); ++i) {
+        const auto& b = std::get<Tensor<BoundScalar>>(bound[i]).data;
+        const auto& t = std::get<Tensor<shlo::testing::OrderedF32>>(y[i]).data;
+        for (std::size_t k = 0; k < t.size(); ++k) {
+          const ElementVerdict v = judge_element(ieee, b[k], d.value(t[k]));
+          REQUIRE_FALSE(v.over);
+          worst = std::max(worst, v.ratio);
+        }
+      }
+      CHECK(worst > 0);  // the orders do round: the check is not vacuous
+    }
+  }
 }
