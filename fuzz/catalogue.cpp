@@ -7,6 +7,7 @@
 #include "ast/mlir_parse.hpp"
 #include "ast/mlir_print.hpp"
 #include "ast/skel.hpp"
+#include "fuzz/float_props.hpp"
 #include "fuzz/gen.hpp"
 #include "fuzz/gen_ops.hpp"
 #include "fuzz/property.hpp"
@@ -444,7 +445,11 @@ std::vector<Property> make_catalogue() {
 }  // namespace
 
 const std::vector<Property>& catalogue() {
-  static const std::vector<Property> c = make_catalogue();
+  static const std::vector<Property> c = [] {
+    auto all = make_catalogue();
+    for (auto& p : float_properties()) all.push_back(std::move(p));
+    return all;
+  }();
   return c;
 }
 

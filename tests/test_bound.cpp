@@ -11,18 +11,11 @@
 
 #include "ast/mlir_parse.hpp"
 #include "fuzz/gen_ops.hpp"
-#include "interp/run_impl.hpp"
+#include "interp/run.hpp"
 #include "oracle/float_check.hpp"
-#include "tests/sum_order_domain.hpp"
+#include "oracle/sum_order_domain.hpp"
 
 using namespace shlo;
-using shlo::testing::SumOrder;
-using shlo::testing::SumOrderDomain;
-
-namespace shlo {
-template RunResult<SumOrderDomain> run_program(const Module&, const SumOrderDomain&, std::vector<std::vector<Value<SumOrderDomain>>>,
-                                               const RunOptions&);
-}
 
 namespace {
 
@@ -284,7 +277,7 @@ TEST_CASE("bound: an artifact's f32 outputs in four summation orders lie within 
       double worst = 0;
       for (std::size_t i = 0; i < y.size(); ++i) {
         const auto& b = std::get<Tensor<BoundScalar>>(bound[i]).data;
-        const auto& t = std::get<Tensor<shlo::testing::OrderedF32>>(y[i]).data;
+        const auto& t = std::get<Tensor<OrderedF32>>(y[i]).data;
         for (std::size_t k = 0; k < t.size(); ++k) {
           const ElementVerdict v = judge_element(ieee, b[k], d.value(t[k]));
           REQUIRE_FALSE(v.over);

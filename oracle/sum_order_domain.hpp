@@ -1,8 +1,9 @@
-// Test-only: float32 with the summation order of every fold chosen at will. A fold's value
+// float32 with the summation order of every fold chosen at will. A fold's value
 // stays an open list of computed terms (the products of a dot, the inputs of a reduce) and is
 // summed, when used, in one of the orders a GPU might take: left fold, reversed, pairwise
 // (recursive halves), or a permutation drawn from the terms themselves and a seed. Everything
-// else is the f32 domain.
+// else is the f32 domain. Used by the tests and by the property
+// domains.f32_any_order_within_bound.
 #pragma once
 
 #include <algorithm>
@@ -12,7 +13,7 @@
 
 #include "interp/domain/ieee.hpp"
 
-namespace shlo::testing {
+namespace shlo {
 
 enum class SumOrder { LeftFold, Reversed, Pairwise, Shuffled };
 
@@ -103,4 +104,4 @@ class SumOrderDomain {
   std::uint64_t seed_;
 };
 
-}  // namespace shlo::testing
+}  // namespace shlo
