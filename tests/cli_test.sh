@@ -51,6 +51,26 @@ if [ "$rc" = 2 ]; then
 elif [ "$rc" = 0 ]; then echo "ok   run -d cuda on a device"; else echo "FAIL run -d cuda: exit $rc"; fails=$((fails + 1)); fi
 check "run -d cuda-host" 0 "$shlo" run "$tmp/add.mlir" -d cuda-host --random-inputs 4 --out "$tmp/o3"
 check "check the host path's outputs" 0 "$shlo" check "$tmp/add.mlir" --inputs "$tmp/o3/inputs" --outputs "$tmp/o3" --profile cuda
+# shlo check on 2 replicas: an all_reduce whose per-replica outputs are read from r0/, r1/
+cat >"$tmp/ar.mlir" <<'MLIR'
+module @m {
+  func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
+    %s = "stablehlo.all_reduce"(%x) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %c = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %c : tensor<f32>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<3xf32>) -> tensor<3xf32>
+    return %s : tensor<3xf32>
+  }
+}
+MLIR
+check "run on 2 replicas" 0 "$shlo" run "$tmp/ar.mlir" -d f32 -r 2 --random-inputs 9 --out "$tmp/ar"
+mkdir -p "$tmp/ar_in" && ln -s "$tmp/ar/r0/inputs" "$tmp/ar_in/r0" && ln -s "$tmp/ar/r1/inputs" "$tmp/ar_in/r1"
+check "check on 2 replicas" 0 "$shlo" check "$tmp/ar.mlir" -r 2 --inputs "$tmp/ar_in" --outputs "$tmp/ar"
+[ "$(grep -c PASS "$tmp/out")" -ge 2 ] || { echo "FAIL one row per replica"; cat "$tmp/out"; fails=$((fails + 1)); }
+cp -r "$tmp/ar" "$tmp/ar2" && rm "$tmp/ar2/r1/result0.npy"
+check "check on 2 replicas, one replica's output missing" 2 "$shlo" check "$tmp/ar.mlir" -r 2 --inputs "$tmp/ar_in" --outputs "$tmp/ar2"
+grep -q "output %s of replica 1" "$tmp/err" || { echo "FAIL missing replica output not named"; cat "$tmp/err"; fails=$((fails + 1)); }
 check "bad domain exits 2" 2 "$shlo" run "$tmp/add.mlir" -d float --random-inputs 1
 check "no inputs given exits 2" 2 "$shlo" run "$tmp/add.mlir"
 if [ -d "$artifacts" ]; then
