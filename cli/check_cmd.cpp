@@ -105,8 +105,8 @@ void add_check_command(CLI::App& app) {
       "Check float32 outputs computed elsewhere (a GPU) against the exact value and a sound bound on\n"
       "|any float32 evaluation - exact|, valid for every summation order, under an accuracy profile.\n"
       "An element outside its bound is a bug, not rounding. One row per output: max abs, rel and ulps\n"
-      "error, the worst error/bound and where, elements over the bound, elements whose comparison may\n"
-      "flip (relu, max pool, select), PASS or FAIL.\n"
+      "error, the worst error/bound and where, elements over the bound, elements whose bound covers a\n"
+      "comparison that may flip (relu, max pool, select; in their own op or upstream), PASS or FAIL.\n"
       "Files: INPUTS/<arg>.npy and OUTPUTS/result<i>.npy, or .../r<k>/... per replica (as shlo run\n"
       "writes them). Exit 0: all PASS; 1: some FAIL; 2: bad input (the file is named).");
   cmd->add_option("file", args->file, "the .mlir file")->required();
