@@ -18,9 +18,7 @@ for file in "$dir"/*.mlir; do
   grep -q all_reduce "$file" && R=2
   out=$work/$a in=$work/$a/inputs
   "$shlo" run "$file" -d f32 -r "$R" --random-inputs 7 --range "$range" --out "$out" >"$work/$a.run" 2>&1 || { echo "$a: run failed"; continue; }
-  if [ "$R" != 1 ]; then
-    in=$work/$a.in; mkdir -p "$in"; for r in $(seq 0 $((R - 1))); do ln -s "$out/r$r/inputs" "$in/r$r"; done
-  fi
+  [ "$R" = 1 ] || in=$out  # per replica: $out/r<k>/inputs
   "$shlo" check "$file" -r "$R" --inputs "$in" --outputs "$out" --profile ieee --json >"$work/$a.json" 2>"$work/$a.err" || true
   get() { sed -n "s/^  \"$1\": \\([^,]*\\),\\?\$/\\1/p" "$work/$a.json" | head -1; }
   sum() { grep "\"$1\"" "$work/$a.json" | sed 's/[^0-9]//g' | awk '{ s += $1 } END { print s + 0 }'; }

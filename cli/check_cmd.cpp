@@ -52,7 +52,7 @@ void run_check(const CheckArgs& args) {
   std::vector<std::vector<NpyArray>> inputs(static_cast<std::size_t>(args.replicas)), outputs(inputs.size());
   for (int r = 0; r < args.replicas; ++r) {
     for (const auto& arg : f.arguments) {
-      const std::string path = replica_file(args.inputs_dir, r, arg.name.substr(1) + ".npy");
+      const std::string path = replica_input(args.inputs_dir, r, arg.name.substr(1) + ".npy");
       NpyArray a = load(path, "input " + arg.name + " of replica " + std::to_string(r));
       if (a.shape != arg.type.shape)
         bad_input(path + ": shape is " + shape_to_string(a.shape) + ", " + arg.name + " needs " + to_string(arg.type));
@@ -107,8 +107,9 @@ void add_check_command(CLI::App& app) {
       "An element outside its bound is a bug, not rounding. One row per output: max abs, rel and ulps\n"
       "error, the worst error/bound and where, elements over the bound, elements whose bound covers a\n"
       "comparison that may flip (relu, max pool, select; in their own op or upstream), PASS or FAIL.\n"
-      "Files: INPUTS/<arg>.npy and OUTPUTS/result<i>.npy, or .../r<k>/... per replica (as shlo run\n"
-      "writes them). Exit 0: all PASS; 1: some FAIL; 2: bad input (the file is named).");
+      "Files: INPUTS/<arg>.npy and OUTPUTS/result<i>.npy, or .../r<k>/... per replica, as shlo run\n"
+      "writes them (after shlo run --random-inputs S --out D: --inputs D/inputs, or D on R > 1).\n"
+      "Exit 0: all PASS; 1: some FAIL; 2: bad input (the file is named).");
   cmd->add_option("file", args->file, "the .mlir file")->required();
   cmd->add_option("--inputs,-i", args->inputs_dir, "folder of the input .npy files")->required();
   cmd->add_option("--outputs,-o", args->outputs_dir, "folder of the float32 output .npy files to check")->required();

@@ -118,7 +118,7 @@ std::vector<std::vector<Value<D>>> load_inputs(const D& d, const Module& m, cons
           write_npy(path, a);
         }
       } else {
-        path = replica_file(args.inputs_dir, r, file);
+        path = replica_input(args.inputs_dir, r, file);
         try {
           a = read_npy(path);
         } catch (const NpyError& e) {

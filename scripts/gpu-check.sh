@@ -43,13 +43,12 @@ for a in $list; do
   file=$artifacts_dir/$a.mlir
   R=1
   grep -q all_reduce "$file" && R=2
-  gpu=$work/$a/gpu cpu=$work/$a/cpu in=$work/$a/in
+  gpu=$work/$a/gpu cpu=$work/$a/cpu
   if ! "$shlo" run "$file" -d "$domain" -r "$R" --random-inputs 1 --range "$range" --out "$gpu" >"$work/$a.gpu.log" 2>&1; then
     printf '%-28s %3s %s\n' "$a" "$R" "run failed: $(tail -1 "$work/$a.gpu.log")"; status=1; continue
   fi
-  if [ "$R" = 1 ]; then in=$gpu/inputs; else
-    mkdir -p "$in"; for r in $(seq 0 $((R - 1))); do ln -s "$gpu/r$r/inputs" "$in/r$r"; done
-  fi
+  in=$gpu/inputs
+  [ "$R" = 1 ] || in=$gpu  # per replica: $gpu/r<k>/inputs
   "$shlo" run "$file" -d f32 -r "$R" --inputs "$in" --out "$cpu" >"$work/$a.cpu.log" 2>&1
   "$shlo" check "$file" -r "$R" --inputs "$in" --outputs "$gpu" --profile cuda --json >"$work/$a.json" 2>"$work/$a.check.err"
   rc=$?

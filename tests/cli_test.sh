@@ -68,6 +68,7 @@ check "run on 2 replicas" 0 "$shlo" run "$tmp/ar.mlir" -d f32 -r 2 --random-inpu
 mkdir -p "$tmp/ar_in" && ln -s "$tmp/ar/r0/inputs" "$tmp/ar_in/r0" && ln -s "$tmp/ar/r1/inputs" "$tmp/ar_in/r1"
 check "check on 2 replicas" 0 "$shlo" check "$tmp/ar.mlir" -r 2 --inputs "$tmp/ar_in" --outputs "$tmp/ar"
 [ "$(grep -c PASS "$tmp/out")" -ge 2 ] || { echo "FAIL one row per replica"; cat "$tmp/out"; fails=$((fails + 1)); }
+check "check on 2 replicas, inputs where run saved them" 0 "$shlo" check "$tmp/ar.mlir" -r 2 --inputs "$tmp/ar" --outputs "$tmp/ar"
 cp -r "$tmp/ar" "$tmp/ar2" && rm "$tmp/ar2/r1/result0.npy"
 check "check on 2 replicas, one replica's output missing" 2 "$shlo" check "$tmp/ar.mlir" -r 2 --inputs "$tmp/ar_in" --outputs "$tmp/ar2"
 grep -q "output %s of replica 1" "$tmp/err" || { echo "FAIL missing replica output not named"; cat "$tmp/err"; fails=$((fails + 1)); }
