@@ -212,6 +212,19 @@ void print_profile(const RunResult<D>& result, double total) {
   std::printf("peak live tensors: %.1f MiB (scalar storage)\n", static_cast<double>(result.peak_live_bytes) / (1 << 20));
 }
 
+// The time line, the summary table and the output files of a finished run.
+template <class D>
+void report(const D& d, const Module& m, const RunResult<D>& result, const RunArgs& args, const std::string& arithmetic,
+            double seconds) {
+  std::printf("%s: @%s in %s on %d replica(s): %.3f s\n", m.file.c_str(), m.function.name.c_str(), arithmetic.c_str(), args.replicas,
+              seconds);
+  print_summary(d, m, result, args);
+  if (!args.out_dir.empty()) {
+    write_outputs(d, m, result, args);
+    std::printf("outputs written to %s\n", args.out_dir.c_str());
+  }
+}
+
 template <class D>
 void run_in(const D& d, const Module& m, const RunArgs& args) {
   auto inputs = load_inputs(d, m, args);
@@ -238,13 +251,7 @@ void run_in(const D& d, const Module& m, const RunArgs& args) {
   }
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (reported && tty) std::fprintf(stderr, "\r\033[K");
-  std::printf("%s: @%s in %s on %d replica(s): %.3f s\n", m.file.c_str(), m.function.name.c_str(), d.name().c_str(), args.replicas,
-              total);
-  print_summary(d, m, result, args);
-  if (!args.out_dir.empty()) {
-    write_outputs(d, m, result, args);
-    std::printf("outputs written to %s\n", args.out_dir.c_str());
-  }
+  report(d, m, result, args, d.name(), total);
   if (args.profile) print_profile(result, total);
 }
 
@@ -273,13 +280,7 @@ void run_cuda(const Module& m, const RunArgs& args) {
     std::cerr << "shlo run: " << backend->name() << ": " << e.what() << "\n";
     throw CLI::RuntimeError(1);
   }
-  std::printf("%s: @%s in f32 on %s, %d replica(s): %.3f s\n", m.file.c_str(), m.function.name.c_str(), backend->name().c_str(),
-              args.replicas, seconds);
-  print_summary(d, m, result, args);
-  if (!args.out_dir.empty()) {
-    write_outputs(d, m, result, args);
-    std::printf("outputs written to %s\n", args.out_dir.c_str());
-  }
+  report(d, m, result, args, "f32 (" + backend->name() + ")", seconds);
 }
 
 }  // namespace

@@ -46,14 +46,6 @@ std::int64_t sum_length(const Instruction& inst) {
   return n + 1;  // the init (or the +0 start) counts as a term
 }
 
-template <class T>
-double ulp(T x) {
-  const int digits = std::numeric_limits<T>::digits;
-  const int e = std::max(std::ilogb(std::max(std::fabs(static_cast<double>(x)), static_cast<double>(std::numeric_limits<T>::min()))),
-                         std::numeric_limits<T>::min_exponent - 1);
-  return std::ldexp(1.0, e - digits + 1);
-}
-
 // One instruction as a module over its operands.
 std::string single_op_module(const Instruction& inst) {
   std::string sig;
@@ -112,8 +104,8 @@ FloatCheck check(const TextCase& tc, bool perturb) {
       double allowance = 0;
       switch (kind) {
         case Kind::Exact: allowance = 0; break;
-        case Kind::Rounded: allowance = 0.5 * ulp(got[i]); break;
-        case Kind::Libm: allowance = libm_ulps<T>(inst.op) * ulp(got[i]); break;
+        case Kind::Rounded: allowance = 0.5 * ieee_ulp<T>(got[i]); break;
+        case Kind::Libm: allowance = libm_ulps<T>(inst.op) * ieee_ulp<T>(got[i]); break;
         case Kind::Sum: {
           const double n = static_cast<double>(sum_length(inst));
           const double gamma = n * u / (1 - n * u);
@@ -121,7 +113,7 @@ FloatCheck check(const TextCase& tc, bool perturb) {
           break;
         }
       }
-      if (perturb && last && i == 0) got[i] = static_cast<T>(got[i] + std::max(4 * allowance, ulp(got[i])));
+      if (perturb && last && i == 0) got[i] = static_cast<T>(got[i] + std::max(4 * allowance, ieee_ulp<T>(got[i])));
       const double x = static_cast<double>(got[i]);
       if (std::isnan(x)) {
         out.within = false;

@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "interp/domain/ieee.hpp"
 #include "interp/run.hpp"
 
 namespace shlo {
@@ -41,12 +42,6 @@ std::vector<double> as_doubles(const NpyArray& a, const std::string& what) {
 
 }  // namespace
 
-double f32_ulp(double v) {
-  const double a = std::fabs(v);
-  if (!(a >= 0x1p-126)) return 0x1p-149;
-  return std::ldexp(1.0, std::ilogb(a) - 23);
-}
-
 ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, double y) {
   const BoundScalar s = d.closed(open);
   ElementVerdict v;
@@ -59,7 +54,7 @@ ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, doub
     return v;
   }
   v.error = std::fabs(y - mid);
-  v.ulps = v.error / f32_ulp(mid);
+  v.ulps = v.error / ieee_ulp<float>(mid);
   if (y != y) {  // NaN: only an unbounded element may be one
     v.error = v.ulps = kInf;
     v.over = bound != kInf;

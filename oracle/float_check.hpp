@@ -22,8 +22,6 @@ struct ElementVerdict {
   bool over = false; // outside the bound: impossible for a float evaluation under the profile
 };
 ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& s, double y);
-/// The float32 ulp at |v| (2^-149 below the normal range).
-double f32_ulp(double v);
 
 /// Log2 histograms: error/bound in bins  0 | (0, 2^-16] | (2^-16, 2^-15] ... (1/2, 1] | > 1,
 /// ulps in bins  0 | (0, 1/2] | (1/2, 1] | (1, 2] ... (512, 1024] | > 1024.

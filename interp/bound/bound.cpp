@@ -14,6 +14,29 @@ namespace {
 
 using namespace bound_detail;
 
+// a - b rounded up, where a >= b is meant; equal infinities give 0.
+double gap(double a, double b) {
+  if (a == b) return 0;
+  const double d = a - b;
+  return d != d ? kInf : std::max(0.0, up(d));
+}
+// The largest |r - x| for r in R, x in X.
+double spread(Iv r, Iv x) { return std::max(gap(r.hi, x.lo), gap(x.hi, r.lo)); }
+Iv iv_mul(Iv a, Iv b) {
+  if (a.lo == a.hi && b.lo == b.hi) {  // points: one product
+    const double p = a.lo * b.lo;
+    if (p != p) return {-kInf, kInf};
+    return {down(p), up(p)};
+  }
+  const double p[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
+  double lo = kInf, hi = -kInf;
+  for (double v : p) {
+    if (v != v) return {-kInf, kInf};  // 0 * inf
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  return {down(lo), up(hi)};
+}
 Iv hull(Iv a, Iv b) { return {std::min(a.lo, b.lo), std::max(a.hi, b.hi)}; }
 Iv iv_add(Iv a, Iv b) { return {down(a.lo + b.lo), up(a.hi + b.hi)}; }
 Iv iv_neg(Iv a) { return {-a.hi, -a.lo}; }

@@ -161,7 +161,7 @@ class BoundDomain {
 /// The bound's gamma_k = k u / (1 - k u) for u = 2^-24, rounded up (+inf when k u >= 1).
 double gamma_f32(std::uint64_t k);
 
-// --- the hot path (mac: the inner loop of dot_general and convolution), inline ----------------
+// --- the hot path (the products of dot_general and convolution), inline ----------------
 
 namespace bound_detail {
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -177,29 +177,6 @@ inline double up_sum(double a, double b) {
 }
 inline double up_mul(double a, double b) { return a == 0 || b == 0 ? 0 : up(a * b); }
 inline double mag(Iv a) { return std::max(std::fabs(a.lo), std::fabs(a.hi)); }
-// a - b rounded up, where a >= b is meant; equal infinities give 0.
-inline double gap(double a, double b) {
-  if (a == b) return 0;
-  const double d = a - b;
-  return d != d ? kInf : std::max(0.0, up(d));
-}
-// The largest |r - x| for r in R, x in X.
-inline double spread(Iv r, Iv x) { return std::max(gap(r.hi, x.lo), gap(x.hi, r.lo)); }
-inline Iv iv_mul(Iv a, Iv b) {
-  if (a.lo == a.hi && b.lo == b.hi) {  // points: one product
-    const double p = a.lo * b.lo;
-    if (p != p) return {-kInf, kInf};
-    return {down(p), up(p)};
-  }
-  const double p[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
-  double lo = kInf, hi = -kInf;
-  for (double v : p) {
-    if (v != v) return {-kInf, kInf};  // 0 * inf
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
-  }
-  return {down(lo), up(hi)};
-}
 }  // namespace bound_detail
 
 inline BoundDomain::Closed BoundDomain::close(const Scalar& a) const {

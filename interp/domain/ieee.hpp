@@ -15,7 +15,10 @@
 // Literals are read exactly and rounded once to T (never through double for float).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -65,6 +68,14 @@ using F32Domain = IeeeDomain<float>;
 using F64Domain = IeeeDomain<double>;
 extern template class IeeeDomain<float>;
 extern template class IeeeDomain<double>;
+
+/// The unit in the last place of T at |x| (the subnormal spacing below T's normal range).
+template <class T>
+double ieee_ulp(double x) {
+  const int e = std::max(std::ilogb(std::max(std::fabs(x), static_cast<double>(std::numeric_limits<T>::min()))),
+                         std::numeric_limits<T>::min_exponent - 1);
+  return std::ldexp(1.0, e - std::numeric_limits<T>::digits + 1);
+}
 
 /// Bit pattern helpers (for tests and hex literals).
 std::uint32_t float_bits(float x);

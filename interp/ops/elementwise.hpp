@@ -64,7 +64,7 @@ inline PredTensor and_(const PredTensor& a, const PredTensor& b) {
 }
 inline PredTensor or_(const PredTensor& a, const PredTensor& b) {
   PredTensor out(a.shape, Pred{0});
-  for (std::int64_t i = 0; i < a.size(); ++i) out[i] = static_cast<Pred>(((a[i] | b[i]) & 1) | ((a[i] | b[i]) & 6));
+  for (std::int64_t i = 0; i < a.size(); ++i) out[i] = static_cast<Pred>((a[i] | b[i]) & 7);
   return out;
 }
 
