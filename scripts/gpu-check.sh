@@ -18,11 +18,13 @@ range=${RANGE:-0,0.01}
 
 export PATH="$PATH:/usr/local/cuda/bin"
 echo "== build ($build)"
+mkdir -p "$build"
+log=$build/gpu-check-build.log
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DSHLO_BUILD_BENCH=OFF \
-  -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}" >"$build.log" 2>&1 &&
-  cmake --build "$build" -j"$(nproc)" --target shlo cuda_device_test >>"$build.log" 2>&1 ||
-  { echo "build failed: see $build.log"; tail -20 "$build.log"; exit 1; }
-grep -m1 "CUDA:" "$build.log" || true
+  -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}" >"$log" 2>&1 &&
+  cmake --build "$build" -j"$(nproc)" --target shlo cuda_device_test >>"$log" 2>&1 ||
+  { echo "build failed: see $log"; tail -20 "$log"; exit 1; }
+grep -m1 "CUDA:" "$log" || true
 shlo=$build/shlo
 
 if [ "$domain" = cuda ]; then
