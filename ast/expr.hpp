@@ -30,9 +30,9 @@ class ExprError : public std::runtime_error {
 
 enum class Arity { Leaf, Unary, Binary, Family };
 
-/// Every constructor, one enumerator per row of the family files (ast/ctors/*.def). den, the
-/// skeleton and the printer dispatch on it with `switch` statements that have no `default:`
-/// (compiled with -Werror=switch): a row added without its case does not build.
+/// Every constructor, one enumerator per row of the family files (ast/ctors/*.def). No switch
+/// over it has a `default:` (built with -Werror=switch); den's is generated from the rows and
+/// calls den(Of<Ctor::X>, node) of interp/den/: a row without its den does not build.
 enum class Ctor : int {
 #define SHLO_CTOR(ID, NAME, ...) ID,
 #include "ast/ctors/all.def"
