@@ -6,132 +6,20 @@ namespace shlo {
 
 namespace {
 
-using A = Arity;
-
-// The core set, in the order of SHLO_SEMANTICS.md section 3. Where two rows print the same
-// text, the earlier one is canonical for the lifter.
+// The rows of the family files, in order; derived members filled in once.
 std::vector<CtorSpec> make_table() {
-  const std::vector<const char*> conv6 = {"ic", "oc", "h", "w", "kH", "kW"};
-  const std::vector<const char*> nconv7 = {"N", "ic", "oc", "h", "w", "kH", "kW"};
-  const char* kernel = "oc*ic*kH*kW";
-  return {
-      // 3.1 leaf
-      {"operand", {"n"}, {"name"}, {{"v", "n"}}, false, A::Leaf, {}, "n", "operand", "", {"name"}, {"n"}, "", {}, true},
-      // 3.2 dense, elementwise and loss pieces
-      {"dotIn", {"m", "n"}, {"wName"}, {{"W", "m*n"}}, false, A::Unary, {"m"}, "n", "dotIn", "", {"wName"}, {"m", "n"}, "dotIn", {}, true},
-      {"dotOut", {"m", "n"}, {"wName"}, {{"W", "m*n"}}, false, A::Unary, {"n"}, "m", "dotOut", "", {"wName"}, {"m", "n"}, "dotOut", {}, true},
-      {"addBcast", {"n"}, {"bName"}, {{"b", "n"}}, false, A::Unary, {"n"}, "n", "addBcast", "", {"bName"}, {"n"}, "addBcast", {}, true},
-      {"expe", {"n"}, {}, {}, false, A::Unary, {"n"}, "n", "expe", "", {}, {"n"}, "expe", {}, true},
-      {"softmaxDiv", {"n"}, {}, {}, false, A::Unary, {"n"}, "n", "softmaxDiv", "", {}, {"n"}, "softmaxDiv", {}, true},
-      {"sub", {"n"}, {}, {}, false, A::Binary, {"n", "n"}, "n", "sub", "", {}, {"n"}, "sub", {}, true},
-      {"scaleF", {"n"}, {"sStr"}, {{"s", "1"}}, false, A::Unary, {"n"}, "n", "scaleF", "", {"sStr"}, {"n"}, "scaleF", {}, true},
-      // 3.3 activations and masks
-      {"reluF", {"n"}, {}, {}, false, A::Unary, {"n"}, "n", "reluF", "", {}, {"n"}, "reluF", {}, true},
-      {"selectPos", {"n"}, {"xName"}, {{"x", "n"}}, false, A::Unary, {"n"}, "n", "selectPos", "", {"xName"}, {"n"}, "selectPos", {}, true},
-      {"relu6F", {"n"}, {}, {}, false, A::Unary, {"n"}, "n", "relu6F", "", {}, {"n"}, "relu6F", {}, true},
-      {"selectMid", {"n"}, {"xName"}, {{"x", "n"}}, false, A::Unary, {"n"}, "n", "selectMid", "", {"xName"}, {"n"}, "selectMid", {}, true},
-      {"sigmoidF", {"n"}, {}, {}, false, A::Unary, {"n"}, "n", "sigmoidF", "", {}, {"n"}, "sigmoidF", {}, true},
-      {"geluF", {"n"}, {}, {}, false, A::Unary, {"n"}, "n", "geluF", "", {}, {"n"}, "geluF", {}, true},
-      {"convertF", {"n"}, {"rnd"}, {}, false, A::Unary, {"n"}, "n", "convertF", "", {}, {"n"}, "convertF", {}, true},
-      // 3.4 convolution and pooling
-      {"flatConvF", conv6, {"wName", "bName"}, {{"W", kernel}, {"b", "oc"}}, false, A::Unary, {"ic*h*w"}, "oc*h*w",
-       "flatConvF", "", {"wName", "bName"}, conv6, "flatConvF", {}, true},
-      {"convBack", conv6, {"wName"}, {{"W", kernel}, {"b", "oc"}, {"v", "ic*h*w"}}, false, A::Unary, {"oc*h*w"}, "ic*h*w",
-       "convBack", "", {"wName"}, conv6, "convBack", {}, true},
-      {"maxPoolF", {"c", "h", "w"}, {}, {}, false, A::Unary, {"c*2*h*2*w"}, "c*h*w", "maxPoolF", "", {}, {"c", "h", "w"}, "maxPoolF", {}, true},
-      {"maxPoolBack", {"c", "h", "w"}, {"xName"}, {{"x", "c*2*h*2*w"}}, false, A::Unary, {"c*h*w"}, "c*2*h*2*w",
-       "maxPoolBack", "", {"xName"}, {"c", "h", "w"}, "maxPoolBack", {}, true},
-      // 3.5 fused SGD updates
-      {"weightSgd", {"m", "n"}, {"xName", "wName", "lrStr"}, {{"x", "m"}, {"W", "m*n"}, {"lr", "1"}}, false, A::Unary, {"n"}, "m*n",
-       "weightSgd", "", {"xName", "wName", "lrStr"}, {"m", "n"}, "weightSgd", {}, true},
-      {"biasSgd", {"n"}, {"bName", "lrStr"}, {{"b", "n"}, {"lr", "1"}}, false, A::Unary, {"n"}, "n", "biasSgd", "",
-       {"bName", "lrStr"}, {"n"}, "biasSgd", {}, true},
-      {"convWeightSgd", conv6, {"xName", "wName", "lrStr"}, {{"b", "oc"}, {"x", "ic*h*w"}, {"W", kernel}, {"lr", "1"}}, false,
-       A::Unary, {"oc*h*w"}, kernel, "convWeightSgd", "", {"xName", "wName", "lrStr"}, conv6, "convWeightSgd", {}, true},
-      {"convBiasSgd", conv6, {"bName", "lrStr"}, {{"W", kernel}, {"x", "ic*h*w"}, {"b", "oc"}, {"lr", "1"}}, false, A::Unary,
-       {"oc*h*w"}, "oc", "convBiasSgd", "", {"bName", "lrStr"}, {"oc", "h", "w"}, "convBiasSgd", {}, true},
-      // 3.6 un-fused parameter gradients
-      {"weightGrad", {"m", "n"}, {"xName"}, {{"x", "m"}}, false, A::Unary, {"n"}, "m*n", "weightGrad", "", {"xName"}, {"m", "n"},
-       "weightGrad", {}, true},
-      {"biasGrad", {"n"}, {}, {}, false, A::Unary, {"n"}, "n", "biasGrad", "", {}, {"n"}, "biasGrad", {}, true},
-      {"convWeightGrad", conv6, {"xName"}, {{"b", "oc"}, {"x", "ic*h*w"}, {"W", kernel}}, false, A::Unary, {"oc*h*w"}, kernel,
-       "convWeightGrad", "", {"xName"}, conv6, "convWeightGrad", {}, true},
-      {"convBiasGrad", conv6, {}, {{"W", kernel}, {"x", "ic*h*w"}, {"b", "oc"}}, false, A::Unary, {"oc*h*w"}, "oc",
-       "convBiasGrad", "", {}, conv6, "convBiasGrad", {}, true},
-      // 3.7 batch normalisation
-      {"bnF", {"n"}, {"gName", "bName", "epsStr"}, {{"eps", "1"}, {"gamma", "1"}, {"beta", "1"}}, false, A::Unary, {"n"}, "n",
-       "bnF", "", {"gName", "bName", "epsStr"}, {"n"}, "bnF", {}, true},
-      {"bnBack", {"n"}, {"gName", "xName", "epsStr"}, {{"eps", "1"}, {"gamma", "1"}, {"x", "n"}}, false, A::Unary, {"n"}, "n",
-       "bnBack", "", {"gName", "xName", "epsStr"}, {"n"}, "bnBack", {}, true},
-      {"bnBatchF", {"N", "oc", "h", "w"}, {"gName", "bName", "epsStr"}, {{"eps", "1"}, {"gamma", "oc"}, {"beta", "oc"}}, false,
-       A::Unary, {"N*oc*h*w"}, "N*oc*h*w", "batched", "bnBatch", {"gName", "bName", "epsStr"}, {"N", "oc", "h", "w"}, "bnBatchF", {}, true},
-      {"bnBatchBack", {"N", "oc", "h", "w"}, {"gName", "xName", "epsStr"}, {{"eps", "1"}, {"gamma", "oc"}, {"x", "N*oc*h*w"}}, false,
-       A::Unary, {"N*oc*h*w"}, "N*oc*h*w", "batched", "bnBatchBack", {"gName", "xName", "epsStr"}, {"N", "oc", "h", "w"},
-       "bnBatchBack", {}, true},
-      // 3.8 optimizer and clipping nodes
-      {"adamMNextF", {"n"}, {"mName", "b1Name", "ob1Name"}, {{"beta1", "1"}, {"m", "n"}}, true, A::Unary, {"n"}, "n",
-       "adamMNextF", "", {"mName", "b1Name", "ob1Name"}, {}, "adamMNextF", {}, true},
-      {"adamVNextF", {"n"}, {"vName", "b2Name", "ob2Name"}, {{"beta2", "1"}, {"v", "n"}}, true, A::Unary, {"n"}, "n",
-       "adamVNextF", "", {"vName", "b2Name", "ob2Name"}, {}, "adamVNextF", {}, true},
-      {"adamWParamF", {"n"},
-       {"thetaName", "mName", "vName", "b1Name", "ob1Name", "b2Name", "ob2Name", "bc1Name", "bc2Name", "lrName", "epsName", "wdName"},
-       {{"beta1", "1"}, {"beta2", "1"}, {"eps", "1"}, {"lr", "1"}, {"wd", "1"}, {"bc1", "1"}, {"bc2", "1"},
-        {"theta", "n"}, {"m", "n"}, {"v", "n"}},
-       true, A::Unary, {"n"}, "n", "adamWParamF", "",
-       {"thetaName", "mName", "vName", "b1Name", "ob1Name", "b2Name", "ob2Name", "bc1Name", "bc2Name", "lrName", "epsName", "wdName"},
-       {}, "adamWParamF", {}, true},
-      {"sgdParamF", {"n"}, {"thetaName", "lrName"}, {{"lr", "1"}, {"theta", "n"}}, true, A::Unary, {"n"}, "n", "sgdParamF", "",
-       {"thetaName", "lrName"}, {}, "sgdParamF", {}, true},
-      {"momVNextF", {"n"}, {"vName", "muName"}, {{"mu", "1"}, {"v", "n"}}, true, A::Unary, {"n"}, "n", "momVNextF", "",
-       {"vName", "muName"}, {}, "momVNextF", {}, true},
-      {"momParamF", {"n"}, {"thetaName", "vName", "muName", "lrName"}, {{"mu", "1"}, {"lr", "1"}, {"theta", "n"}, {"v", "n"}}, true,
-       A::Unary, {"n"}, "n", "momParamF", "", {"thetaName", "vName", "muName", "lrName"}, {}, "momParamF", {}, true},
-      {"rmsBufNextF", {"n"}, {"sqName", "bufName", "rhoName", "orhoName", "muName", "epsName"},
-       {{"rho", "1"}, {"mu", "1"}, {"eps", "1"}, {"sq", "n"}, {"buf", "n"}}, true, A::Unary, {"n"}, "n", "rmsBufNextF", "",
-       {"sqName", "bufName", "rhoName", "orhoName", "muName", "epsName"}, {}, "rmsBufNextF", {}, true},
-      {"lambDirF", {"n"},
-       {"thetaName", "mName", "vName", "b1Name", "ob1Name", "b2Name", "ob2Name", "bc1Name", "bc2Name", "epsName", "wdName"},
-       {{"beta1", "1"}, {"beta2", "1"}, {"eps", "1"}, {"wd", "1"}, {"bc1", "1"}, {"bc2", "1"}, {"theta", "n"}, {"m", "n"}, {"v", "n"}},
-       true, A::Unary, {"n"}, "n", "lambDirF", "",
-       {"thetaName", "mName", "vName", "b1Name", "ob1Name", "b2Name", "ob2Name", "bc1Name", "bc2Name", "epsName", "wdName"}, {},
-       "lambDirF", {}, true},
-      {"gradSumSqAccF", {"n"}, {}, {}, true, A::Binary, {"1", "n"}, "1", "gradSumSqAccF", "", {}, {}, "gradSumSqAccF", {}, true},
-      {"clipScaleF", {"n"}, {"clipStr", "epsStr"}, {{"c", "1"}, {"eps", "1"}}, true, A::Binary, {"1", "n"}, "n", "clipScaleF", "",
-       {"clipStr", "epsStr"}, {}, "clipScaleF", {}, true},
-      {"lambScaleF", {"n"}, {}, {}, true, A::Binary, {"1", "n"}, "n", "lambScaleF", "", {}, {}, "lambScaleF", {}, true},
-      // 3.9 the batched set
-      {"batchOp/dense", {"N", "a", "c"}, {"wName", "bName"}, {{"W", "a*c"}, {"bias", "c"}}, false, A::Unary, {"N*a"}, "N*c",
-       "batched", "dense", {"wName", "bName"}, {"N", "a", "c"}, "batchOp/dense", {}, false},
-      {"batchOp/conv", nconv7, {"wName", "bName"}, {{"W", kernel}, {"bias", "oc"}}, false, A::Unary, {"N*ic*h*w"}, "N*oc*h*w",
-       "batched", "conv", {"wName", "bName"}, nconv7, "batchOp/conv", {}, true},
-      {"batchOp/relu", {"N", "n"}, {}, {}, false, A::Unary, {"N*n"}, "N*n", "batched", "relu", {}, {"N", "n"}, "reluF", {}, false},
-      {"batchOp/maxPool", {"N", "c", "h", "w"}, {}, {}, false, A::Unary, {"N*c*2*h*2*w"}, "N*c*h*w", "batched", "maxPool", {},
-       {"N", "c", "h", "w"}, "maxPoolF", {}, false},
-      {"batchOp/expe", {"N", "n"}, {}, {}, false, A::Unary, {"N*n"}, "N*n", "batched", "expeP", {}, {"N", "n"}, "expe", {}, false},
-      {"batchOp/softmaxDiv", {"N", "n"}, {}, {}, false, A::Unary, {"N*n"}, "N*n", "batched", "softmaxDivP", {}, {"N", "n"},
-       "softmaxDiv", {}, false},
-      {"batchOp/dotOut", {"N", "m", "n"}, {"wName"}, {{"W", "m*n"}}, false, A::Unary, {"N*n"}, "N*m", "batched", "dotOutP",
-       {"wName"}, {"N", "m", "n"}, "dotOut", {}, false},
-      {"subB", {"N", "n"}, {}, {}, false, A::Binary, {"N*n", "N*n"}, "N*n", "batched2", "sub", {}, {"N", "n"}, "sub", {}, false},
-      {"divConstB", {"N", "n"}, {"sStr"}, {{"s", "1"}}, false, A::Unary, {"N*n"}, "N*n", "batched", "divConst", {"sStr"}, {"N", "n"},
-       "divConstB", {}, true},
-      {"selectPosB", {"N", "n"}, {"xName"}, {{"x", "N*n"}}, false, A::Unary, {"N*n"}, "N*n", "batched", "selectPosP", {"xName"},
-       {"N", "n"}, "selectPos", {}, false},
-      {"maxPoolBackB", {"N", "c", "h", "w"}, {"xName"}, {{"x", "N*c*2*h*2*w"}}, false, A::Unary, {"N*c*h*w"}, "N*c*2*h*2*w",
-       "batched", "maxPoolBackP", {"xName"}, {"N", "c", "h", "w"}, "maxPoolBack", {}, false},
-      {"convBackBatched", nconv7, {"wName"}, {{"W", kernel}, {"b", "oc"}}, false, A::Unary, {"N*oc*h*w"}, "N*ic*h*w", "batched",
-       "convBackBatched", {"wName"}, nconv7, "convBackBatched", {}, true},
-      {"convWeightGradB", nconv7, {"xName"}, {{"b", "oc"}, {"x", "N*ic*h*w"}, {"W", kernel}}, false, A::Unary, {"N*oc*h*w"}, kernel,
-       "batched", "convWeightGrad", {"xName"}, nconv7, "convWeightGrad", {}, false},
-      {"convBiasGradB", nconv7, {}, {{"W", kernel}, {"x", "N*ic*h*w"}, {"b", "oc"}}, false, A::Unary, {"N*oc*h*w"}, "oc", "batched",
-       "convBiasGrad", {}, {"N", "oc", "h", "w"}, "convBiasGrad", {}, false},
-      {"denseWeightGradB", {"N", "a", "c"}, {"xName"}, {{"x", "N*a"}}, false, A::Unary, {"N*c"}, "a*c", "batched", "denseWeightGrad",
-       {"xName"}, {"N", "a", "c"}, "weightGrad", {{"m", "a"}, {"n", "c"}}, false},
-      {"denseBiasGradB", {"N", "c"}, {}, {}, false, A::Unary, {"N*c"}, "c", "batched", "denseBiasGrad", {}, {"N", "c"}, "biasGrad",
-       {{"n", "c"}}, false},
-      // 3.10 the data-parallel node
-      {"allReduceMeanF", {"n"}, {"t"}, {}, true, A::Family, {"n"}, "n", "allReduceMean", "", {"t"}, {}, "allReduceMeanF", {}, true},
+  std::vector<CtorSpec> table = {
+#define SHLO_CTOR(ID, NAME, ...) CtorSpec{.id = Ctor::ID, .name = NAME, __VA_ARGS__},
+#include "ast/ctors/all.def"
+#undef SHLO_CTOR
   };
+  for (auto& c : table) {
+    if (!c.token) c.token = c.name;
+    c.skel_strings = c.keep_strings.value_or(c.strings);
+    c.skel_nats = c.keep_nats.value_or(c.nats);
+  }
+  for (auto& c : table) c.templ = c.text ? c.name : c.prints_like ? table[static_cast<std::size_t>(*c.prints_like)].name : "";
+  return table;
 }
 
 [[noreturn]] void fail(const Expr& e, const std::string& what) {
@@ -144,6 +32,8 @@ const std::vector<CtorSpec>& constructors() {
   static const std::vector<CtorSpec> table = make_table();
   return table;
 }
+
+const CtorSpec& spec_of(Ctor c) { return constructors()[static_cast<std::size_t>(c)]; }
 
 const CtorSpec* find_constructor(const std::string& name) {
   for (const auto& c : constructors())

@@ -1,7 +1,7 @@
-// The SHlo expression tree: one node kind per constructor of the core set
-// (SHLO_SEMANTICS.md section 3), each stated once in the constructor table (expr.cpp) with its
-// shape parameters, string fields, real fields with their lengths, children, result length,
-// skeleton and emit template.
+// The SHlo expression tree: one node kind per constructor (SHLO_SEMANTICS.md section 3), each
+// stated once as a row of a family file in ast/ctors/ with its shape parameters, string
+// fields, real fields with their lengths, children, result length, skeleton, template, text
+// inputs and the generator's recipe (docs/adding-a-constructor.md).
 //
 // A node keeps its fields in plain maps keyed by the names the specification uses ("wName",
 // "W", "m"), so that the JSON form, the construction checks, the skeleton, the printer and the
@@ -12,11 +12,12 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "interp/domain/rational.hpp"
+#include "num/rational.hpp"
 
 namespace shlo {
 
@@ -29,38 +30,101 @@ class ExprError : public std::runtime_error {
 
 enum class Arity { Leaf, Unary, Binary, Family };
 
-struct RealField {
-  const char* name;
-  const char* length;  // a product of shape parameters ("m*n", "c*2*h*2*w") or "1"
+/// Every constructor, one enumerator per row of the family files (ast/ctors/*.def). No switch
+/// over it has a `default:` (built with -Werror=switch); den's is generated from the rows and
+/// calls den(Of<Ctor::X>, node) of interp/den/: a row without its den does not build.
+enum class Ctor : int {
+#define SHLO_CTOR(ID, NAME, ...) ID,
+#include "ast/ctors/all.def"
+#undef SHLO_CTOR
 };
 
-/// One constructor, stated once.
+/// How the generator (fuzz/) draws the values of a real field.
+enum class Draw {
+  Small,           // small rationals p/q (|p| <= 12, q in 1, 2, 3, 4, 8), one per element
+  NonNegative,     // the same without the sign (second moments, squares)
+  Distinct,        // the same plus 101 i at index i: no ties (max-pool's saved input)
+  FromLiteral,     // the exact value of the literal string field named in `literal`
+  Fraction,        // beta1, beta2, mu: 1/2, 9/10 or 3/4
+  Rho,             // 1/2 or 9/10
+  BiasCorrection,  // 1, 1/2 or 1/4
+  Epsilon,         // 1/100 or 1/10
+  WeightDecay,     // 0 or 1/10
+  LearningRate,    // 1/10, 1/2 or 2
+};
+
+struct RealField {
+  const char* name = nullptr;
+  const char* length = "1";  // a product of shape parameters ("m*n", "c*2*h*2*w") or "1"
+  Draw draw = Draw::Small;
+  const char* literal = nullptr;  // Draw::FromLiteral: the string field holding the literal
+};
+
+/// The kinds of literal a string field holds (the generator draws one, fuzz/gen.cpp).
+enum class Lit { Scale, Divisor, Epsilon, Clip, Rounding };
+
+struct LiteralField {
+  const char* field = nullptr;  // "sStr"
+  Lit kind = Lit::Scale;
+};
+
+/// An SSA-name field that is an input of the printed text: its type (template notation,
+/// "T[m,n]", "T[ds]", "T[]") and the real field holding its value ("1-beta1": one minus it).
+struct TextInput {
+  const char* field = nullptr;
+  const char* type = nullptr;
+  const char* value = nullptr;
+};
+
+using Fields = std::vector<const char*>;
+
+/// One constructor, stated once, as a row of a family file (ast/ctors/*.def). Rows name
+/// their fields (designated initialisers); members with defaults may be left out.
 struct CtorSpec {
-  const char* name;                     // "dotIn", "batchOp/dense", "allReduceMeanF"
-  std::vector<const char*> nats;        // shape parameters, in signature order
-  std::vector<const char*> strings;     // string fields (SSA names, literal strings)
-  std::vector<RealField> reals;         // real-valued fields, used only by den
-  bool has_ds;                          // the parameter-shape list field `ds` (prod ds = n)
-  Arity arity;
-  std::vector<const char*> child_lengths;  // per child; a family uses the first for all
-  const char* result_length;
-  // Skeleton and token (section 4): the token name ("batched"/"batched2" with a tag) and
-  // the fields it keeps, in order.
-  const char* token;
-  const char* tag;
-  std::vector<const char*> skel_strings;
-  std::vector<const char*> skel_nats;
-  // Printer: the template (ast/templates.inc) and template nats that are named differently.
-  const char* templ;
-  std::vector<std::pair<const char*, const char*>> template_renames;  // {template nat, our nat}
+  Ctor id{};                      // set by SHLO_CTOR
+  const char* name = nullptr;     // "dotIn", "batchOp/dense", "allReduceMeanF"
+  Fields nats{};                  // shape parameters, in signature order
+  Fields strings{};               // string fields (SSA names, literal strings)
+  std::vector<RealField> reals{}; // real-valued fields, used by den; drawn by the generator
+  bool has_ds = false;            // the parameter-shape list field `ds` (prod ds = n)
+  Arity arity = Arity::Unary;
+  Fields child_lengths{};         // per child; a family uses the first for all
+  const char* result_length = nullptr;
+  // Skeleton and token (section 4): the token name (default: the name; "batched"/"batched2"
+  // with a tag) and the fields it keeps, in order (default: all strings, all nats).
+  const char* token = nullptr;
+  const char* tag = "";
+  std::optional<Fields> keep_strings{};
+  std::optional<Fields> keep_nats{};
+  // Printer: the template text, or the row whose template prints this one; template nats
+  // named differently from ours.
+  const char* text = nullptr;
+  std::optional<Ctor> prints_like{};
+  std::vector<std::pair<const char*, const char*>> template_renames{};  // {template nat, our nat}
   // Lift: false when an earlier row prints byte-identical text (SHLO_SEMANTICS.md 4.4 (b)):
   // the lifter then recovers the earlier, canonical constructor.
-  bool canonical;
+  bool canonical = true;
+  // The oracle's text case: which SSA-name fields are inputs and what they hold.
+  std::vector<TextInput> inputs{};
+  // The generator's recipe for literal string fields (other string fields are fresh names).
+  std::vector<LiteralField> literals{};
+
+  // Derived from the row once (ast/expr.cpp), read by the generic code.
+  Fields skel_strings{};
+  Fields skel_nats{};
+  const char* templ = nullptr;  // the name of the row whose template prints this one ("" for none)
 };
 
+/// Every row, in the order of ast/ctors/all.def (the enum's order).
 const std::vector<CtorSpec>& constructors();
 /// By name ("dotIn", "batchOp/dense"); nullptr if unknown.
 const CtorSpec* find_constructor(const std::string& name);
+const CtorSpec& spec_of(Ctor c);
+/// What is wrong with the registry (empty when nothing): every string field accounted for,
+/// every template parses and names only fields of its row, names and tokens unique.
+std::vector<std::string> registry_problems();
+/// The same checks for one row (a row built by hand in a test, for example).
+std::vector<std::string> row_problems(const CtorSpec& c);
 
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;

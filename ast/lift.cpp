@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "ast/mlir_print.hpp"
 #include "ast/template.hpp"
@@ -92,52 +93,21 @@ Lifted lift(const Module& m) {
     stack.clear();
   };
 
-  for (std::size_t i = 0; i < f.body.size();) {
-    const auto* inst = std::get_if<Instruction>(&f.body[i]);
-    if (!inst) {
-      flush();
-      r.items.push_back({nullptr, -1, "    " + std::get<Comment>(f.body[i]).text});
-      ++i;
-      continue;
-    }
-    // 1. Recognise a block starting here.
-    std::optional<Block> block;
-    for (const auto& cand : candidates()) {
-      const std::size_t k = cand.tmpl->chunks.size();
-      if (i + k > f.body.size()) continue;
-      TemplateMatch match;
-      bool ok = true;
-      for (std::size_t c = 0; c < k && ok; ++c)
-        ok = std::holds_alternative<Instruction>(f.body[i + c]) && match_chunk(cand.tmpl->chunks[c], text[i + c], match);
-      if (!ok || !finish_match(match)) continue;
-      // Fresh names are %v<k0>, %v<k0+1>, ... in order; one batch B per render.
-      std::optional<std::int64_t> start;
-      for (std::size_t j = 0; j < match.env.fresh.size() && ok; ++j) {
-        const auto n = fresh_number(match.env.fresh[j]);
-        ok = n && (j == 0 || *n == *start + static_cast<std::int64_t>(j));
-        if (j == 0 && n) start = n;
-      }
-      if (!ok) continue;
-      if (match.env.nats.count("B") && batch && *batch != match.env.nats.at("B")) continue;
-      Block b{cand.spec, match, i, k, start, start ? std::optional<std::int64_t>(*start + cand.tmpl->fresh_count) : std::nullopt,
-              "", {}};
-      b.result = cand.spec->arity == Arity::Family ? "%armean" + match.env.strings.at("t") : match.env.fresh.back();
-      for (char role : cand.tmpl->operands) b.operands.push_back(match.env.operands.at(role));
-      block = std::move(b);
-      break;
-    }
-    if (!block) {
-      flush();
-      r.items.push_back({nullptr, -1, text[i].substr(0, text[i].size() - 1)});
-      report.verbatim_lines.push_back(text[i].substr(0, text[i].find('\n')));
-      ++report.verbatim;
-      ++i;
-      continue;
-    }
-    Block& b = *block;
-    if (b.match.env.nats.count("B")) batch = b.match.env.nats.at("B");
+  // Uses of a name inside a block (a template may read its operand twice, as softmaxDiv
+  // does); a child is absorbed only if nothing outside the block reads it.
+  auto uses_inside = [&](const Block& b, const std::string& name) {
+    int n = 0;
+    for (std::size_t c = 0; c < b.items; ++c)
+      for (const auto& o : std::get<Instruction>(f.body[b.first_item + c]).operands) n += o == name;
+    return n;
+  };
 
-    // 2. The node, its fields recovered from the text.
+  // The node of a recognised block, its fields recovered from the text. With `absorb`, the
+  // pending subtrees on top of the stack whose result is an operand, used once and numbered
+  // right before (so the printer puts them back in place) become its children; every other
+  // operand is a named leaf. Returns the node and how many stack entries it takes, or
+  // throws ExprError when the fields or lengths are inconsistent.
+  auto build = [&](const Block& b, bool absorb, std::set<std::string>& node_notes) {
     Expr e;
     e.spec = b.spec;
     std::map<std::string, std::int64_t> nats = b.match.env.nats;
@@ -146,12 +116,12 @@ Lifted lift(const Module& m) {
     for (const char* n : b.spec->nats) {
       if (nats.count(n)) {
         e.nats[n] = nats.at(n);
-      } else if (std::string(n) == "N" && batch) {
-        e.nats[n] = *batch;
-        notes.insert(std::string(b.spec->name) + ": N is not printed; taken as the printer's B");
+      } else if (std::string(n) == "N" && (nats.count("B") || batch)) {
+        e.nats[n] = nats.count("B") ? nats.at("B") : *batch;
+        node_notes.insert(std::string(b.spec->name) + ": N is not printed; taken as the printer's B");
       } else if (!b.spec->has_ds) {
         e.nats[n] = 0;
-        notes.insert(std::string(b.spec->name) + ": " + n + " is not printed and cannot be recovered (set to 0)");
+        node_notes.insert(std::string(b.spec->name) + ": " + n + " is not printed and cannot be recovered (set to 0)");
       }
     }
     for (const char* s : b.spec->strings)
@@ -163,52 +133,125 @@ Lifted lift(const Module& m) {
       for (auto d : e.ds) n *= d;
       e.nats["n"] = n;
     }
-
-    // 3. Children: pending subtrees on top of the stack whose result is this operand, used
-    //    once, and numbered right before (so the printer puts them back in place); anything
-    //    else is a named leaf.
     std::vector<ExprPtr> children(b.operands.size());
     std::optional<std::int64_t> start = b.fresh_start;
-    // Uses of a name inside this block (a template may read its operand twice, as
-    // softmaxDiv does); a child is absorbed only if nothing outside the block reads it.
-    auto uses_inside = [&](const std::string& name) {
-      int n = 0;
-      for (std::size_t c = 0; c < b.items; ++c)
-        for (const auto& o : std::get<Instruction>(f.body[b.first_item + c]).operands) n += o == name;
-      return n;
-    };
-    for (std::size_t k = b.operands.size(); k-- > 0;) {
+    std::size_t taken = 0;
+    for (std::size_t k = b.operands.size(); absorb && k-- > 0;) {
       const std::string& name = b.operands[k];
-      const bool adjacent = !stack.empty() && stack.back().result == name && uses[name] == uses_inside(name) &&
-                            (!start || !stack.back().fresh_end || *stack.back().fresh_end == *start);
+      if (taken == stack.size()) break;
+      const Pending& top = stack[stack.size() - 1 - taken];
+      const bool adjacent = top.result == name && uses[name] == uses_inside(b, name) &&
+                            (!start || !top.fresh_end || *top.fresh_end == *start);
       if (adjacent) {
-        children[k] = stack.back().expr;
-        if (stack.back().fresh_start) start = stack.back().fresh_start;
-        stack.pop_back();
+        children[k] = top.expr;
+        if (top.fresh_start) start = top.fresh_start;
+        ++taken;
       }
     }
-    const std::size_t arity = b.spec->arity == Arity::Family ? 1 : b.operands.size();
+    const bool family = b.spec->arity == Arity::Family;
+    const std::size_t arity = family ? 1 : b.operands.size();
     for (std::size_t k = 0; k < arity; ++k) {
       if (children[k]) continue;
       Expr leaf;
-      leaf.spec = find_constructor("operand");
+      leaf.spec = &spec_of(Ctor::operand);
       leaf.strings["name"] = b.operands[k];
-      leaf.nats["n"] = eval_length(b.spec->child_lengths[b.spec->arity == Arity::Family ? 0 : k], e.nats);
+      leaf.nats["n"] = eval_length(b.spec->child_lengths[family ? 0 : k], e.nats);
       children[k] = make_expr(std::move(leaf), false);
     }
-    if (b.spec->arity == Arity::Family) children.assign(static_cast<std::size_t>(e.replicas), children[0]);
+    if (family) children.assign(static_cast<std::size_t>(e.replicas), children[0]);
     e.children = children;
-    ExprPtr node;
-    try {
-      node = make_expr(std::move(e), false);
-    } catch (const ExprError& err) {
-      notes.insert(std::string("a ") + b.spec->name + " block could not be built (" + err.what() + ")");
-      throw;
+    return std::tuple<ExprPtr, std::size_t, std::optional<std::int64_t>>{make_expr(std::move(e), false), taken, start};
+  };
+
+  for (std::size_t i = 0; i < f.body.size();) {
+    const auto* inst = std::get_if<Instruction>(&f.body[i]);
+    if (!inst) {
+      flush();
+      r.items.push_back({nullptr, -1, "    " + std::get<Comment>(f.body[i]).text});
+      ++i;
+      continue;
     }
-    ++report.constructors[b.spec->name];
-    report.as_nodes += static_cast<int>(b.items);
-    stack.push_back({node, b.result, start, b.fresh_end ? b.fresh_end : start});
-    i += b.items;
+    // Recognise a block starting here and build its node: the first candidate whose template
+    // matches and whose node is consistent wins; a refusal is remembered as the reason for
+    // the line should it stay verbatim.
+    std::string refused;
+    const Candidate* nearest = nullptr;  // the template that matched the most lines here
+    std::size_t nearest_lines = 0;
+    bool placed = false;
+    for (const auto& cand : candidates()) {
+      const std::size_t k = cand.tmpl->chunks.size();
+      TemplateMatch match;
+      std::size_t lines = 0;
+      while (lines < k && i + lines < f.body.size() && std::holds_alternative<Instruction>(f.body[i + lines]) &&
+             match_chunk(cand.tmpl->chunks[lines], text[i + lines], match))
+        ++lines;
+      if (lines > nearest_lines) nearest = &cand, nearest_lines = lines;
+      if (lines < k) continue;
+      const std::string matched = std::string(cand.spec->name) + " matches " + std::to_string(k) + " line(s) here, but ";
+      if (!finish_match(match)) {  // derived sizes (a product, the pads) disagree
+        if (refused.empty()) refused = matched + "the sizes it prints do not agree with one another";
+        continue;
+      }
+      // Fresh names are %v<k0>, %v<k0+1>, ... in order; one batch B per render.
+      std::optional<std::int64_t> start;
+      bool ok = true;
+      for (std::size_t j = 0; j < match.env.fresh.size() && ok; ++j) {
+        const auto n = fresh_number(match.env.fresh[j]);
+        ok = n && (j == 0 || *n == *start + static_cast<std::int64_t>(j));
+        if (j == 0 && n) start = n;
+      }
+      if (!ok) {
+        if (refused.empty()) refused = matched + "its results are not consecutive %v names";
+        continue;
+      }
+      if (match.env.nats.count("B") && batch && *batch != match.env.nats.at("B")) {
+        if (refused.empty())
+          refused = matched + "at batch " + std::to_string(match.env.nats.at("B")) + " where the render's batch is " + std::to_string(*batch);
+        continue;
+      }
+      Block b{cand.spec, match, i, k, start, start ? std::optional<std::int64_t>(*start + cand.tmpl->fresh_count) : std::nullopt,
+              "", {}};
+      b.result = cand.spec->arity == Arity::Family ? "%armean" + match.env.strings.at("t") : match.env.fresh.back();
+      for (char role : cand.tmpl->operands) b.operands.push_back(match.env.operands.at(role));
+      // With the pending subtrees as children first; if their lengths do not fit (a value of
+      // a constructor we do not have yet, read by a template of one we have), with named
+      // leaves; if the block's own fields do not fit, not at all.
+      std::set<std::string> node_notes;
+      std::optional<std::tuple<ExprPtr, std::size_t, std::optional<std::int64_t>>> built;
+      for (const bool absorb : {true, false}) {
+        try {
+          built = build(b, absorb, node_notes);
+          break;
+        } catch (const ExprError& err) {
+          if (!absorb && refused.empty()) refused = matched + err.what();
+        }
+      }
+      if (!built) continue;
+      auto [node, taken, first] = *built;
+      stack.resize(stack.size() - taken);
+      notes.insert(node_notes.begin(), node_notes.end());
+      if (b.match.env.nats.count("B")) batch = b.match.env.nats.at("B");
+      ++report.constructors[b.spec->name];
+      report.as_nodes += static_cast<int>(b.items);
+      stack.push_back({node, b.result, first, b.fresh_end ? b.fresh_end : first});
+      i += b.items;
+      placed = true;
+      break;
+    }
+    if (placed) continue;
+    flush();
+    r.items.push_back({nullptr, -1, text[i].substr(0, text[i].size() - 1)});
+    const std::string line = text[i].substr(0, text[i].find('\n'));
+    report.verbatim_lines.push_back(line);
+    if (refused.empty()) {
+      refused = "no constructor's template matches here";
+      if (nearest && nearest_lines > 0)
+        refused += " (nearest: " + std::string(nearest->spec->name) + ", whose template's first " + std::to_string(nearest_lines) +
+                   " of " + std::to_string(nearest->tmpl->chunks.size()) + " lines match)";
+    }
+    report.why.push_back({inst->location.line, line, refused});
+    ++report.verbatim;
+    ++i;
   }
   flush();
   r.batch = batch.value_or(1);

@@ -28,9 +28,11 @@ const CtorSpec& token_spec(const Token& t) {
 int token_arity(const Token& t) {
   switch (token_spec(t).arity) {
     case Arity::Leaf: return 0;
+    case Arity::Unary: return 1;
     case Arity::Binary: return 2;
-    default: return 1;  // unary, and allReduceMean (which keeps one child)
+    case Arity::Family: return 1;  // allReduceMean keeps one child (replica 0)
   }
+  return 1;
 }
 
 std::string to_string(const Token& t) {

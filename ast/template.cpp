@@ -10,15 +10,6 @@ namespace shlo {
 
 namespace {
 
-struct RawTemplate {
-  const char* name;
-  const char* text;
-};
-
-const RawTemplate kTemplates[] = {
-#include "ast/templates.inc"
-};
-
 bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 void add_literal(std::vector<TemplatePiece>& pieces, char c) {
@@ -146,7 +137,8 @@ bool eval_nat(const std::string& expr, const std::map<std::string, std::int64_t>
 const Template& get_template(const std::string& name) {
   static const std::map<std::string, Template> all = [] {
     std::map<std::string, Template> m;
-    for (const auto& raw : kTemplates) m.emplace(raw.name, parse_template(raw.name, raw.text));
+    for (const auto& c : constructors())
+      if (c.text) m.emplace(c.name, parse_template(c.name, c.text));
     return m;
   }();
   auto it = all.find(name);

@@ -1,4 +1,5 @@
-// The printer's templates (SHLO_SEMANTICS.md 2.5 notation), read once from templates.inc, and
+// The printer's templates (SHLO_SEMANTICS.md 2.5 notation), read once from the constructor
+// rows (ast/ctors/*.def), and
 // the two things done with them: expansion (the printer) and matching against printed
 // instructions (the lifter). One representation serves both, so the lifter recognises exactly
 // the text the printer writes.
@@ -42,7 +43,7 @@ struct Template {
   std::vector<char> operands;  // operand letters in order of first appearance
 };
 
-/// The template named `name` (a row of templates.inc); throws if unknown.
+/// The template of the row named `name` (its `text`); throws if unknown.
 const Template& get_template(const std::string& name);
 
 /// Values for the placeholders.

@@ -88,11 +88,14 @@ void add_expr_commands(CLI::App& app) {
   }
   {
     auto* cmd = app.add_subcommand("lift", "Read printer text back into a render whose expressions are skeletons.\n"
-                                           "Prints how many instruction lines became expression nodes and which stayed verbatim.");
+                                           "Prints the share of instruction lines that became expression nodes; with\n"
+                                           "--why, every line kept verbatim and the reason. Never fails on a module that parses.");
     auto file = std::make_shared<std::string>(), out = std::make_shared<std::string>();
+    auto why = std::make_shared<bool>(false);
     cmd->add_option("file", *file, "the .mlir file")->required();
     cmd->add_option("-o,--out", *out, "write the render JSON here (default: standard output)");
-    cmd->callback([file, out]() {
+    cmd->add_flag("--why", *why, "list the verbatim instruction lines, each with its line number and why no node took it");
+    cmd->callback([file, out, why]() {
       Module m;
       try {
         m = parse_module_file(*file);
@@ -105,12 +108,16 @@ void add_expr_commands(CLI::App& app) {
       if (out->empty()) std::cout << json;
       else write_or_print(*out, json);
       std::FILE* s = out->empty() ? stderr : stdout;
-      std::fprintf(s, "%s: %d instruction lines: %d in expression nodes, %d verbatim; %d comment lines\n", file->c_str(),
-                   rep.instructions, rep.as_nodes, rep.verbatim, rep.comments);
+      std::fprintf(s, "%s: %d instruction lines: %d in expression nodes (%.1f%%), %d verbatim; %d comment lines\n", file->c_str(),
+                   rep.instructions, rep.as_nodes, 100.0 * rep.node_share(), rep.verbatim, rep.comments);
       for (const auto& [name, n] : rep.constructors) std::fprintf(s, "  %-18s %d\n", name.c_str(), n);
-      if (!rep.verbatim_lines.empty()) {
-        std::fprintf(s, "verbatim:\n");
-        for (const auto& l : rep.verbatim_lines) std::fprintf(s, "  %s\n", l.c_str() + std::min<std::size_t>(l.size(), 4));
+      if (*why) {
+        if (!rep.why.empty()) std::fprintf(s, "verbatim:\n");
+        for (const auto& v : rep.why)
+          std::fprintf(s, "  line %d: %s\n    why: %s\n", v.line, v.text.c_str() + std::min<std::size_t>(v.text.size(), 4),
+                       v.reason.c_str());
+      } else if (rep.verbatim > 0) {
+        std::fprintf(s, "(--why lists the %d verbatim lines and why)\n", rep.verbatim);
       }
       for (const auto& n : rep.notes) std::fprintf(s, "note: %s\n", n.c_str());
     });

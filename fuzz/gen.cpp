@@ -1,5 +1,6 @@
 #include "fuzz/gen.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 #include "ast/emit.hpp"
@@ -29,6 +30,34 @@ ExprPtr leaf(Names& n, std::int64_t width) { return plan("operand", {{"n", width
 // Decimal literals that are exact rationals (the text's literal and den's value agree).
 const std::vector<std::string> kScales = {"0.5", "-2.0", "0.25", "1.5", "3.0", "-0.75"};
 
+// The one place literals are drawn: the decimal a literal string field prints (read back
+// exactly by parse_literal, so the text and den agree).
+std::string draw_literal(Lit kind) {
+  switch (kind) {
+    case Lit::Scale: return *rc::gen::elementOf(kScales);
+    case Lit::Divisor: return *rc::gen::element<std::string>("2.0", "4.0", "0.5");
+    case Lit::Epsilon: return *rc::gen::element<std::string>("0.25", "1.0", "0.5");
+    case Lit::Clip: return *rc::gen::element<std::string>("1.0", "0.5", "4.0");
+    case Lit::Rounding: return "bfloat16";  // the text's f32 -> bf16 -> f32 pair (section 7.7)
+  }
+  return "1.0";
+}
+
+// The string fields of a node, by the row's recipe: a literal where the row says so, else a
+// fresh SSA name named after the field ("%w_3" for wName; the underscore keeps it apart from
+// the printer's %v<k> and from other fields' names).
+std::map<std::string, std::string> strings_for(const char* ctor, Names& names) {
+  const CtorSpec& c = *find_constructor(ctor);
+  std::map<std::string, std::string> out;
+  for (const char* f : c.strings) {
+    const auto lit = std::find_if(c.literals.begin(), c.literals.end(), [&](const LiteralField& l) { return std::string(f) == l.field; });
+    std::string stem = f;
+    if (stem.size() > 4 && stem.compare(stem.size() - 4, 4, "Name") == 0) stem.resize(stem.size() - 4);
+    out[f] = lit != c.literals.end() ? draw_literal(lit->kind) : names.fresh((stem + "_").c_str());
+  }
+  return out;
+}
+
 struct Step {
   ExprPtr e;
   Layout layout;
@@ -57,36 +86,28 @@ Step grow(Names& names, Step in, bool transcendental) {
   const std::int64_t n = in.layout.width;
   if (op == "dotIn") {
     const std::int64_t m2 = *rc::gen::inRange<std::int64_t>(1, 5);
-    return {plan("dotIn", {{"m", n}, {"n", m2}}, {in.e}, {{"wName", names.fresh("w")}}), {m2}};
+    return {plan("dotIn", {{"m", n}, {"n", m2}}, {in.e}, strings_for("dotIn", names)), {m2}};
   }
   if (op == "dotOut") {
     const std::int64_t m2 = *rc::gen::inRange<std::int64_t>(1, 5);
-    return {plan("dotOut", {{"m", m2}, {"n", n}}, {in.e}, {{"wName", names.fresh("w")}}), {m2}};
+    return {plan("dotOut", {{"m", m2}, {"n", n}}, {in.e}, strings_for("dotOut", names)), {m2}};
   }
-  if (op == "addBcast") return {plan("addBcast", {{"n", n}}, {in.e}, {{"bName", names.fresh("b")}}), in.layout};
+  if (op == "addBcast") return {plan("addBcast", {{"n", n}}, {in.e}, strings_for("addBcast", names)), in.layout};
   if (op == "sub") {
     const bool left = *rc::gen::arbitrary<bool>();
     ExprPtr other = leaf(names, n);
     return {plan("sub", {{"n", n}}, left ? std::vector<ExprPtr>{in.e, other} : std::vector<ExprPtr>{other, in.e}), in.layout};
   }
-  if (op == "scaleF") return {plan("scaleF", {{"n", n}}, {in.e}, {{"sStr", *rc::gen::elementOf(kScales)}}), in.layout};
-  if (op == "selectPos" || op == "selectMid") return {plan(op.c_str(), {{"n", n}}, {in.e}, {{"xName", names.fresh("x")}}), in.layout};
-  // The text is an f32 -> bf16 -> f32 pair, round to nearest even (section 7.7): den agrees
-  // with the bfloat16 rounding.
-  if (op == "convertF") return {plan("convertF", {{"n", n}}, {in.e}, {{"rnd", "bfloat16"}}), in.layout};
-  if (op == "bnF" || op == "bnBack") {
-    std::map<std::string, std::string> s = {{"gName", names.fresh("g")}, {"epsStr", *rc::gen::element<std::string>("0.25", "1.0", "0.5")}};
-    s[op == "bnF" ? "bName" : "xName"] = names.fresh(op == "bnF" ? "b" : "x");
-    return {plan(op.c_str(), {{"n", n}}, {in.e}, s), in.layout};
-  }
+  // scaleF, the masks, convertF, bnF and bnBack keep the layout; their fields by the recipe.
+  if (op == "scaleF" || op == "selectPos" || op == "selectMid" || op == "convertF" || op == "bnF" || op == "bnBack")
+    return {plan(op.c_str(), {{"n", n}}, {in.e}, strings_for(op.c_str(), names)), in.layout};
   if (op == "flatConvF" || op == "convBack") {
     const std::int64_t k = *rc::gen::element<std::int64_t>(1, 3);  // odd kernels (section 7.2)
     const std::int64_t other = *rc::gen::inRange<std::int64_t>(1, 3);
     const Layout L = in.layout;
     const std::int64_t ic = op == "flatConvF" ? L.c : other, oc = op == "flatConvF" ? other : L.c;
     std::map<std::string, std::int64_t> nats = {{"ic", ic}, {"oc", oc}, {"h", L.h}, {"w", L.w}, {"kH", k}, {"kW", k}};
-    std::map<std::string, std::string> s = {{"wName", names.fresh("w")}};
-    if (op == "flatConvF") s["bName"] = names.fresh("b");
+    const auto s = strings_for(op.c_str(), names);
     const std::int64_t out_c = op == "flatConvF" ? oc : ic;
     return {plan(op.c_str(), nats, {in.e}, s), {out_c * L.h * L.w, out_c, L.h, L.w}};
   }
@@ -96,7 +117,7 @@ Step grow(Names& names, Step in, bool transcendental) {
   }
   if (op == "maxPoolBack") {
     const Layout L = in.layout;
-    return {plan("maxPoolBack", {{"c", L.c}, {"h", L.h}, {"w", L.w}}, {in.e}, {{"xName", names.fresh("x")}}),
+    return {plan("maxPoolBack", {{"c", L.c}, {"h", L.h}, {"w", L.w}}, {in.e}, strings_for("maxPoolBack", names)),
             {L.c * L.h * L.w * 4, L.c, 2 * L.h, 2 * L.w}};
   }
   return {plan(op.c_str(), {{"n", n}}, {in.e}), in.layout};
@@ -128,27 +149,17 @@ Step parameter(Names& names, Step s) {
   }
   const std::string op = *rc::gen::elementOf(ops);
   const std::int64_t n = s.layout.width;
-  const std::string lr = *rc::gen::elementOf(kScales);
   if (op == "none") return s;
   if (op == "weightGrad" || op == "weightSgd") {
     const std::int64_t m = *rc::gen::inRange<std::int64_t>(1, 4);
-    std::map<std::string, std::string> str = {{"xName", names.fresh("x")}};
-    if (op == "weightSgd") {
-      str["wName"] = names.fresh("w");
-      str["lrStr"] = lr;
-    }
-    return {plan(op.c_str(), {{"m", m}, {"n", n}}, {s.e}, str), {m * n}};
+    return {plan(op.c_str(), {{"m", m}, {"n", n}}, {s.e}, strings_for(op.c_str(), names)), {m * n}};
   }
-  if (op == "biasGrad") return {plan("biasGrad", {{"n", n}}, {s.e}), {n}};
-  if (op == "biasSgd") return {plan("biasSgd", {{"n", n}}, {s.e}, {{"bName", names.fresh("b")}, {"lrStr", lr}}), {n}};
+  if (op == "biasGrad" || op == "biasSgd") return {plan(op.c_str(), {{"n", n}}, {s.e}, strings_for(op.c_str(), names)), {n}};
   const Layout L = s.layout;  // the cotangent is the conv output (oc = L.c)
   const std::int64_t ic = *rc::gen::inRange<std::int64_t>(1, 3), k = *rc::gen::element<std::int64_t>(1, 3);
   std::map<std::string, std::int64_t> nats = {{"ic", ic}, {"oc", L.c}, {"h", L.h}, {"w", L.w}, {"kH", k}, {"kW", k}};
-  if (op == "convWeightGrad") return {plan(op.c_str(), nats, {s.e}, {{"xName", names.fresh("x")}}), {L.c * ic * k * k}};
-  if (op == "convWeightSgd")
-    return {plan(op.c_str(), nats, {s.e}, {{"xName", names.fresh("x")}, {"wName", names.fresh("w")}, {"lrStr", lr}}), {L.c * ic * k * k}};
-  if (op == "convBiasGrad") return {plan(op.c_str(), nats, {s.e}), {L.c}};
-  return {plan("convBiasSgd", nats, {s.e}, {{"bName", names.fresh("b")}, {"lrStr", lr}}), {L.c}};
+  const bool weight = op == "convWeightGrad" || op == "convWeightSgd";
+  return {plan(op.c_str(), nats, {s.e}, strings_for(op.c_str(), names)), {weight ? L.c * ic * k * k : L.c}};
 }
 
 // The shape the text gives a value (batch 1): the parameter shape `ds` of a node above it.
@@ -174,9 +185,7 @@ ExprPtr optimizer(Names& names, ExprPtr g, bool rational) {
   if (!rational) ops.insert(ops.end(), {"adamWParamF", "rmsBufNextF", "lambDirF", "clipScaleF", "lambScaleF"});
   const std::string op = *rc::gen::elementOf(ops);
   const std::vector<std::int64_t> ds = printed_shape(g);
-  std::map<std::string, std::string> s;
-  for (const char* f : find_constructor(op)->strings) s[f] = names.fresh("h");
-  if (op == "clipScaleF") s = {{"clipStr", *rc::gen::element<std::string>("1.0", "0.5", "4.0")}, {"epsStr", "0.25"}};
+  const auto s = strings_for(op.c_str(), names);
   if (find_constructor(op)->arity == Arity::Binary)  // the left operand: a running scalar
     return plan(op.c_str(), {}, {plan("operand", {{"n", 1}}, {}, {{"name", names.fresh("s")}}), std::move(g)}, s, ds);
   return plan(op.c_str(), {}, {std::move(g)}, s, ds);
@@ -187,29 +196,28 @@ rc::Gen<Rational> small_rational() {
                       [](const std::pair<int, int>& p) { return Rational(p.first) / Rational(p.second); });
 }
 
-// Values for one field of a node.
+// Values for one field of a node, by the row's recipe (its Draw).
 std::vector<Rational> field_values(const Expr& e, const RealField& f) {
-  const std::string c = e.spec->name, name = f.name;
   const auto len = static_cast<std::size_t>(eval_length(f.length, e.nats));
-  if (name == "s") return {parse_literal(e.string("sStr")).value};
-  if (name == "c" && e.strings.count("clipStr")) return {parse_literal(e.string("clipStr")).value};
-  if (name == "eps" && e.strings.count("epsStr")) return {parse_literal(e.string("epsStr")).value};
-  if ((name == "gamma" || name == "beta") && len == 1) return {*small_rational()};
-  if (name == "rho") return {*rc::gen::element(Rational(1, 2), Rational(9, 10))};
-  if (name == "lr" && e.strings.count("lrStr")) return {parse_literal(e.string("lrStr")).value};
-  if (name == "beta1" || name == "beta2" || name == "mu")
-    return {*rc::gen::element(Rational(1, 2), Rational(9, 10), Rational(3, 4))};
-  if (name == "bc1" || name == "bc2") return {*rc::gen::element(Rational(1), Rational(1, 2), Rational(1, 4))};
-  if (name == "eps") return {*rc::gen::element(Rational(1, 100), Rational(1, 10))};
-  if (name == "wd") return {*rc::gen::element(Rational(0), Rational(1, 10))};
-  if (name == "lr") return {*rc::gen::element(Rational(1, 10), Rational(1, 2), Rational(2))};
+  switch (f.draw) {
+    case Draw::FromLiteral: return {parse_literal(e.string(f.literal)).value};
+    case Draw::Fraction: return {*rc::gen::element(Rational(1, 2), Rational(9, 10), Rational(3, 4))};
+    case Draw::Rho: return {*rc::gen::element(Rational(1, 2), Rational(9, 10))};
+    case Draw::BiasCorrection: return {*rc::gen::element(Rational(1), Rational(1, 2), Rational(1, 4))};
+    case Draw::Epsilon: return {*rc::gen::element(Rational(1, 100), Rational(1, 10))};
+    case Draw::WeightDecay: return {*rc::gen::element(Rational(0), Rational(1, 10))};
+    case Draw::LearningRate: return {*rc::gen::element(Rational(1, 10), Rational(1, 2), Rational(2))};
+    case Draw::Small:
+    case Draw::NonNegative:
+    case Draw::Distinct: break;
+  }
+  // A running sum of squares (the left operand of the clipping nodes) is not negative.
+  const bool running_sum = e.spec->arity == Arity::Leaf && e.strings.at("name").rfind("%s", 0) == 0;
   std::vector<Rational> v;
   for (std::size_t i = 0; i < len; ++i) {
     Rational q = *small_rational();
-    if ((c == "maxPoolBack" || c == "maxPoolBackB") && name == "x") q += Rational(101 * static_cast<long>(i));  // distinct: no ties
-    if (name == "v" && (c.rfind("adam", 0) == 0 || c == "lambDirF") && q < 0) q = -q;  // second moments are not negative
-    if (name == "sq" && q < 0) q = -q;
-    if (c == "operand" && e.strings.at("name").rfind("%s", 0) == 0 && q < 0) q = -q;  // a running sum of squares
+    if (f.draw == Draw::Distinct) q += Rational(101 * static_cast<long>(i));
+    if ((f.draw == Draw::NonNegative || running_sum) && q < 0) q = -q;
     v.push_back(q);
   }
   return v;
@@ -271,23 +279,20 @@ ExprPtr batched_chain(Names& names, bool transcendental) {
     const std::int64_t n = L.width;
     if (op == "batchOp/dense") {
       const std::int64_t c = *rc::gen::inRange<std::int64_t>(1, 4);
-      e = plan(op.c_str(), {{"N", N}, {"a", n}, {"c", c}}, {e}, {{"wName", names.fresh("w")}, {"bName", names.fresh("b")}});
+      e = plan(op.c_str(), {{"N", N}, {"a", n}, {"c", c}}, {e}, strings_for(op.c_str(), names));
       L = {c};
     } else if (op == "batchOp/dotOut") {
       const std::int64_t m = *rc::gen::inRange<std::int64_t>(1, 4);
-      e = plan(op.c_str(), {{"N", N}, {"m", m}, {"n", n}}, {e}, {{"wName", names.fresh("w")}});
+      e = plan(op.c_str(), {{"N", N}, {"m", m}, {"n", n}}, {e}, strings_for(op.c_str(), names));
       L = {m};
     } else if (op == "subB") {
       e = plan(op.c_str(), {{"N", N}, {"n", n}}, {e, leaf(names, N * n)});
-    } else if (op == "divConstB") {
-      e = plan(op.c_str(), {{"N", N}, {"n", n}}, {e}, {{"sStr", *rc::gen::element<std::string>("2.0", "4.0", "0.5")}});
-    } else if (op == "selectPosB") {
-      e = plan(op.c_str(), {{"N", N}, {"n", n}}, {e}, {{"xName", names.fresh("x")}});
+    } else if (op == "divConstB" || op == "selectPosB") {
+      e = plan(op.c_str(), {{"N", N}, {"n", n}}, {e}, strings_for(op.c_str(), names));
     } else if (op == "batchOp/conv" || op == "convBackBatched") {
       const std::int64_t k = *rc::gen::element<std::int64_t>(1, 3), other = *rc::gen::inRange<std::int64_t>(1, 3);
       const std::int64_t ic = op == "batchOp/conv" ? L.c : other, oc = op == "batchOp/conv" ? other : L.c;
-      std::map<std::string, std::string> s = {{"wName", names.fresh("w")}};
-      if (op == "batchOp/conv") s["bName"] = names.fresh("b");
+      const auto s = strings_for(op.c_str(), names);
       e = plan(op.c_str(), {{"N", N}, {"ic", ic}, {"oc", oc}, {"h", L.h}, {"w", L.w}, {"kH", k}, {"kW", k}}, {e}, s);
       const std::int64_t out = op == "batchOp/conv" ? oc : ic;
       L = {out * L.h * L.w, out, L.h, L.w};
@@ -295,12 +300,10 @@ ExprPtr batched_chain(Names& names, bool transcendental) {
       e = plan(op.c_str(), {{"N", N}, {"c", L.c}, {"h", L.h / 2}, {"w", L.w / 2}}, {e});
       L = {L.width / 4, L.c, L.h / 2, L.w / 2};
     } else if (op == "maxPoolBackB") {
-      e = plan(op.c_str(), {{"N", N}, {"c", L.c}, {"h", L.h}, {"w", L.w}}, {e}, {{"xName", names.fresh("x")}});
+      e = plan(op.c_str(), {{"N", N}, {"c", L.c}, {"h", L.h}, {"w", L.w}}, {e}, strings_for(op.c_str(), names));
       L = {L.width * 4, L.c, 2 * L.h, 2 * L.w};
     } else if (op == "bnBatchF" || op == "bnBatchBack") {
-      std::map<std::string, std::string> s = {{"gName", names.fresh("g")}, {"epsStr", *rc::gen::element<std::string>("0.25", "1.0")}};
-      s[op == "bnBatchF" ? "bName" : "xName"] = names.fresh(op == "bnBatchF" ? "b" : "x");
-      e = plan(op.c_str(), {{"N", N}, {"oc", L.c}, {"h", L.h}, {"w", L.w}}, {e}, s);
+      e = plan(op.c_str(), {{"N", N}, {"oc", L.c}, {"h", L.h}, {"w", L.w}}, {e}, strings_for(op.c_str(), names));
     } else {
       e = plan(op.c_str(), {{"N", N}, {"n", n}}, {e});
     }
@@ -309,12 +312,11 @@ ExprPtr batched_chain(Names& names, bool transcendental) {
   const std::string top = *rc::gen::elementOf(L.image() ? std::vector<std::string>{"none", "denseWeightGradB", "denseBiasGradB", "convWeightGradB", "convBiasGradB"}
                                                        : std::vector<std::string>{"none", "denseWeightGradB", "denseBiasGradB"});
   if (top == "denseWeightGradB")
-    return plan(top.c_str(), {{"N", N}, {"a", *rc::gen::inRange<std::int64_t>(1, 4)}, {"c", L.width}}, {e}, {{"xName", names.fresh("x")}});
+    return plan(top.c_str(), {{"N", N}, {"a", *rc::gen::inRange<std::int64_t>(1, 4)}, {"c", L.width}}, {e}, strings_for(top.c_str(), names));
   if (top == "denseBiasGradB") return plan(top.c_str(), {{"N", N}, {"c", L.width}}, {e});
   if (top == "convWeightGradB" || top == "convBiasGradB") {
     const std::int64_t k = *rc::gen::element<std::int64_t>(1, 3);
-    std::map<std::string, std::string> s;
-    if (top == "convWeightGradB") s["xName"] = names.fresh("x");
+    const auto s = strings_for(top.c_str(), names);
     return plan(top.c_str(), {{"N", N}, {"ic", *rc::gen::inRange<std::int64_t>(1, 3)}, {"oc", L.c}, {"h", L.h}, {"w", L.w}, {"kH", k}, {"kW", k}},
                 {e}, s);
   }

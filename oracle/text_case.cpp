@@ -9,72 +9,6 @@ namespace shlo {
 
 namespace {
 
-// What an SSA-name field means: its type (template macro notation) and the real field that
-// holds its value ("1-beta1": one minus that field, the separately written 1 - beta input).
-struct NamedInput {
-  const char* field;
-  const char* type;
-  const char* value;
-};
-
-const std::map<std::string, std::vector<NamedInput>>& named_inputs() {
-  static const std::map<std::string, std::vector<NamedInput>> table = {
-      {"dotIn", {{"wName", "T[m,n]", "W"}}},
-      {"dotOut", {{"wName", "T[m,n]", "W"}}},
-      {"addBcast", {{"bName", "T[n]", "b"}}},
-      {"selectPos", {{"xName", "T[B,n]", "x"}}},
-      {"selectMid", {{"xName", "T[B,n]", "x"}}},
-      {"flatConvF", {{"wName", "T[oc,ic,kH,kW]", "W"}, {"bName", "T[oc]", "b"}}},
-      {"convBack", {{"wName", "T[oc,ic,kH,kW]", "W"}}},
-      {"maxPoolBack", {{"xName", "T[B,c*2*h*2*w]", "x"}}},
-      {"weightSgd", {{"xName", "T[B,m]", "x"}, {"wName", "T[m,n]", "W"}}},
-      {"weightGrad", {{"xName", "T[B,m]", "x"}}},
-      {"biasSgd", {{"bName", "T[n]", "b"}}},
-      {"convWeightGrad", {{"xName", "T[B,ic*h*w]", "x"}}},
-      {"convWeightSgd", {{"xName", "T[B,ic*h*w]", "x"}, {"wName", "T[oc,ic,kH,kW]", "W"}}},
-      {"convBiasSgd", {{"bName", "T[oc]", "b"}}},
-      {"adamMNextF", {{"mName", "T[ds]", "m"}, {"b1Name", "T[]", "beta1"}, {"ob1Name", "T[]", "1-beta1"}}},
-      {"adamVNextF", {{"vName", "T[ds]", "v"}, {"b2Name", "T[]", "beta2"}, {"ob2Name", "T[]", "1-beta2"}}},
-      {"adamWParamF",
-       {{"thetaName", "T[ds]", "theta"}, {"mName", "T[ds]", "m"}, {"vName", "T[ds]", "v"}, {"b1Name", "T[]", "beta1"},
-        {"ob1Name", "T[]", "1-beta1"}, {"b2Name", "T[]", "beta2"}, {"ob2Name", "T[]", "1-beta2"}, {"bc1Name", "T[]", "bc1"},
-        {"bc2Name", "T[]", "bc2"}, {"lrName", "T[]", "lr"}, {"epsName", "T[]", "eps"}, {"wdName", "T[]", "wd"}}},
-      {"sgdParamF", {{"thetaName", "T[ds]", "theta"}, {"lrName", "T[]", "lr"}}},
-      {"momVNextF", {{"vName", "T[ds]", "v"}, {"muName", "T[]", "mu"}}},
-      {"momParamF", {{"thetaName", "T[ds]", "theta"}, {"vName", "T[ds]", "v"}, {"muName", "T[]", "mu"}, {"lrName", "T[]", "lr"}}},
-      {"rmsBufNextF",
-       {{"sqName", "T[ds]", "sq"}, {"bufName", "T[ds]", "buf"}, {"rhoName", "T[]", "rho"}, {"orhoName", "T[]", "1-rho"},
-        {"muName", "T[]", "mu"}, {"epsName", "T[]", "eps"}}},
-      {"lambDirF",
-       {{"thetaName", "T[ds]", "theta"}, {"mName", "T[ds]", "m"}, {"vName", "T[ds]", "v"}, {"b1Name", "T[]", "beta1"},
-        {"ob1Name", "T[]", "1-beta1"}, {"b2Name", "T[]", "beta2"}, {"ob2Name", "T[]", "1-beta2"}, {"bc1Name", "T[]", "bc1"},
-        {"bc2Name", "T[]", "bc2"}, {"epsName", "T[]", "eps"}, {"wdName", "T[]", "wd"}}},
-      {"bnF", {{"gName", "T[]", "gamma"}, {"bName", "T[]", "beta"}}},
-      {"batchOp/dense", {{"wName", "T[a,c]", "W"}, {"bName", "T[c]", "bias"}}},
-      {"batchOp/conv", {{"wName", "T[oc,ic,kH,kW]", "W"}, {"bName", "T[oc]", "bias"}}},
-      {"batchOp/dotOut", {{"wName", "T[m,n]", "W"}}},
-      {"selectPosB", {{"xName", "T[B,n]", "x"}}},
-      {"maxPoolBackB", {{"xName", "T[B,c*2*h*2*w]", "x"}}},
-      {"convBackBatched", {{"wName", "T[oc,ic,kH,kW]", "W"}}},
-      {"convWeightGradB", {{"xName", "T[B,ic*h*w]", "x"}}},
-      {"denseWeightGradB", {{"xName", "T[B,a]", "x"}}},
-      {"bnBatchF", {{"gName", "T[oc]", "gamma"}, {"bName", "T[oc]", "beta"}}},
-      {"bnBatchBack", {{"gName", "T[oc]", "gamma"}, {"xName", "T[B,oc*h*w]", "x"}}},
-      {"bnBack", {{"gName", "T[]", "gamma"}, {"xName", "T[B,n]", "x"}}},
-  };
-  return table;
-}
-
-// Constructors whose only names are their operands (or literal strings).
-const std::set<std::string>& nameless() {
-  static const std::set<std::string> s = {"expe",         "softmaxDiv",    "sub",        "scaleF",     "reluF",
-                                          "relu6F",       "sigmoidF",      "geluF",      "maxPoolF",   "biasGrad", "convertF",
-                                          "convBiasGrad", "allReduceMeanF", "gradSumSqAccF", "clipScaleF", "lambScaleF",
-                                          "operand", "batchOp/relu", "batchOp/maxPool", "batchOp/expe", "batchOp/softmaxDiv",
-                                          "subB", "divConstB", "convBiasGradB", "denseBiasGradB"};
-  return s;
-}
-
 std::string type_text(const std::string& pattern, const Expr& e, std::int64_t batch) {
   std::map<std::string, std::int64_t> nats = e.nats;
   nats["B"] = batch;
@@ -109,25 +43,20 @@ struct Collector {
 
   // `leaf_type`: the type of this node's value where its parent reads it.
   void walk(const Expr& e, const std::string& leaf_type, std::size_t replica) {
-    const std::string c = e.spec->name;
-    if (c == "operand") {
+    if (e.spec->arity == Arity::Leaf) {
       add(e.string("name"), leaf_type, e.real("v"), replica);
       return;
     }
-    auto it = named_inputs().find(c);
-    if (it != named_inputs().end()) {
-      for (const auto& in : it->second) {
-        std::vector<Rational> v;
-        const std::string src = in.value;
-        if (src.rfind("1-", 0) == 0) {
-          v = {Rational(1) - e.real(src.substr(2)).at(0)};
-        } else {
-          v = e.real(src);
-        }
-        add(e.string(in.field), type_text(in.type, e, batch), v, replica);
+    // The row's text inputs (every other string field is a literal: registry_problems()).
+    for (const auto& in : e.spec->inputs) {
+      std::vector<Rational> v;
+      const std::string src = in.value;
+      if (src.rfind("1-", 0) == 0) {
+        v = {Rational(1) - e.real(src.substr(2)).at(0)};
+      } else {
+        v = e.real(src);
       }
-    } else if (!nameless().count(c)) {
-      throw ExprError("text_case: the names of '" + c + "' are not typed here");
+      add(e.string(in.field), type_text(in.type, e, batch), v, replica);
     }
     const std::string child_type = e.spec->has_ds ? type_text("T[ds]", e, batch) : std::string();
     for (std::size_t k = 0; k < e.children.size(); ++k) {

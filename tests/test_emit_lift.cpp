@@ -149,34 +149,169 @@ TEST_CASE("allReduceMeanF prints the all-reduce block, or nothing at R = 1", "[e
   CHECK_NOTHROW(parse_module(module_text("%v186: tensor<16x3x3x3xf32>", "tensor<16x3x3x3xf32>", four.text, "%armeanW1")));
 }
 
-TEST_CASE("emit(lift(text)) reproduces every artifact; the train steps lift to nodes", "[lift][artifacts]") {
-  SHLO_REQUIRE_ARTIFACTS(dir);
-  int files = 0;
-  for (const auto& path : mlir_files(dir)) {
-    const std::string file = std::filesystem::path(path).filename().string();
-    INFO(file);
-    const std::string text = read_file(path);
-    const Lifted lifted = lift(parse_module(text, file));
-    CHECK(emit_render(lifted.render) == text);
-    // Through JSON too, as `shlo lift` and `shlo emit` do.
-    const Render back = render_from_json(nlohmann::json::parse(render_to_json(lifted.render).dump()));
-    CHECK(emit_render(back) == text);
-    if (file.find("train_step") != std::string::npos) {
-      // Only comments, prelude constants (%lzero, %b1, ...) and report-only loss lines
-      // (%l..., %loss and its pieces) stay verbatim.
-      for (const auto& line : lifted.report.verbatim_lines) {
-        INFO(line);
-        const bool prelude = line.find("stablehlo.constant") != std::string::npos && line.find("%v") == std::string::npos;
-        const bool loss = line.find("    %l") == 0 || line.find("    %ohll") == 0 || line.find("    %csum") == 0 ||
-                          line.find("    %cneg") == 0;
-        CHECK((prelude || loss));
-      }
-      CHECK(lifted.report.as_nodes + lifted.report.verbatim == lifted.report.instructions);
-    }
-    if (file == "cifar8_adamdp_train_step.mlir") CHECK(lifted.report.constructors.at("allReduceMeanF") == 22);
-    ++files;
+namespace {
+
+// The printer's programs, every one of them: emit(lift(text)) is the text byte for byte (and
+// through the render's JSON, as `shlo lift` and `shlo emit` do), whatever the lifter
+// recognises; every instruction is in a node or a verbatim line with a reason.
+const std::vector<std::string> kArtifacts = {
+    "cifar8_adam256_train_step.mlir", "cifar8_adam_train_step.mlir", "cifar8_adamdp_train_step.mlir", "cifar8_bn_fwd.mlir",
+    "cifar8_fwd.mlir", "cifar8_mom_train_step.mlir", "cifar8_train_step.mlir", "cifar_bn_fwd.mlir", "cifar_bn_train_step.mlir",
+    "cifar_fwd.mlir", "cnn_fwd.mlir", "cnn_train_step.mlir", "convnext_fwd.mlir", "convnext_train_step.mlir",
+    "efficientnet_fwd.mlir", "efficientnet_train_step.mlir", "linear_fwd.mlir", "linear_train_step.mlir", "mlp_fwd.mlir",
+    "mlp_train_step.mlir", "mnv4_adam_train_step.mlir", "mnv4_fwd.mlir", "mobilenetv2_fwd.mlir", "mobilenetv2_train_step.mlir",
+    "resnet34_fwd.mlir", "resnet34_train_step.mlir", "resnet50_adam_train_step.mlir", "resnet50_fwd.mlir", "vit_fwd.mlir",
+    "vit_train_step.mlir"};
+
+Lifted check_round_trip(const std::string& file) {
+  const std::string text = read_file(artifacts_dir() + "/" + file);
+  REQUIRE(!text.empty());
+  Lifted lifted;
+  REQUIRE_NOTHROW(lifted = lift(parse_module(text, file)));
+  CHECK(emit_render(lifted.render) == text);
+  const Render back = render_from_json(nlohmann::json::parse(render_to_json(lifted.render).dump()));
+  CHECK(emit_render(back) == text);
+  const LiftReport& rep = lifted.report;
+  CHECK(rep.as_nodes + rep.verbatim == rep.instructions);
+  REQUIRE(rep.why.size() == static_cast<std::size_t>(rep.verbatim));
+  for (const auto& v : rep.why) {
+    INFO(v.text);
+    CHECK(v.line > 0);
+    CHECK(!v.reason.empty());
   }
-  CHECK(files == 13);
+  return lifted;
+}
+
+}  // namespace
+
+TEST_CASE("lift round trip: the artifact folder holds exactly the programs tested here", "[lift][artifacts]") {
+  SHLO_REQUIRE_ARTIFACTS(dir);
+  std::vector<std::string> found;
+  for (const auto& path : mlir_files(dir)) found.push_back(std::filesystem::path(path).filename().string());
+  CHECK(found == kArtifacts);  // a new program needs its test below
+}
+
+// One test per program (ctest runs them apart); SHLO_LIFT_TEST(file, tag).
+#define SHLO_LIFT_TEST(FILE)                                                   \
+  TEST_CASE("lift round trip: " FILE, "[lift][artifacts][roundtrip]") {       \
+    SHLO_REQUIRE_ARTIFACTS(dir);                                               \
+    check_round_trip(FILE);                                                    \
+  }
+SHLO_LIFT_TEST("cifar8_bn_fwd.mlir")
+SHLO_LIFT_TEST("cifar8_fwd.mlir")
+SHLO_LIFT_TEST("cifar_bn_fwd.mlir")
+SHLO_LIFT_TEST("cifar_bn_train_step.mlir")
+SHLO_LIFT_TEST("cifar_fwd.mlir")
+SHLO_LIFT_TEST("cnn_fwd.mlir")
+SHLO_LIFT_TEST("convnext_fwd.mlir")
+SHLO_LIFT_TEST("convnext_train_step.mlir")
+SHLO_LIFT_TEST("efficientnet_fwd.mlir")
+SHLO_LIFT_TEST("efficientnet_train_step.mlir")
+SHLO_LIFT_TEST("linear_fwd.mlir")
+SHLO_LIFT_TEST("mlp_fwd.mlir")
+SHLO_LIFT_TEST("mnv4_adam_train_step.mlir")
+SHLO_LIFT_TEST("mnv4_fwd.mlir")
+SHLO_LIFT_TEST("mobilenetv2_fwd.mlir")
+SHLO_LIFT_TEST("mobilenetv2_train_step.mlir")
+SHLO_LIFT_TEST("resnet34_fwd.mlir")
+SHLO_LIFT_TEST("resnet34_train_step.mlir")
+SHLO_LIFT_TEST("resnet50_adam_train_step.mlir")
+SHLO_LIFT_TEST("resnet50_fwd.mlir")
+SHLO_LIFT_TEST("vit_fwd.mlir")
+SHLO_LIFT_TEST("vit_train_step.mlir")
+#undef SHLO_LIFT_TEST
+
+// The first ladder's train steps: besides the round trip, only comments, prelude constants
+// (%lzero, %b1, ...) and report-only loss lines (%l..., %loss and its pieces) stay verbatim.
+#define SHLO_LIFT_TRAIN_TEST(FILE)                                                               \
+  TEST_CASE("lift round trip: " FILE " (all but the prelude and the loss in nodes)", "[lift][artifacts][roundtrip]") { \
+    SHLO_REQUIRE_ARTIFACTS(dir);                                                                 \
+    const Lifted lifted = check_round_trip(FILE);                                                \
+    for (const auto& line : lifted.report.verbatim_lines) {                                      \
+      INFO(line);                                                                                \
+      const bool prelude = line.find("stablehlo.constant") != std::string::npos && line.find("%v") == std::string::npos; \
+      const bool loss = line.find("    %l") == 0 || line.find("    %ohll") == 0 || line.find("    %csum") == 0 ||       \
+                        line.find("    %cneg") == 0;                                                                   \
+      CHECK((prelude || loss));                                                                  \
+    }                                                                                            \
+    if (std::string(FILE) == "cifar8_adamdp_train_step.mlir") CHECK(lifted.report.constructors.at("allReduceMeanF") == 22); \
+  }
+SHLO_LIFT_TRAIN_TEST("cifar8_adam256_train_step.mlir")
+SHLO_LIFT_TRAIN_TEST("cifar8_adam_train_step.mlir")
+SHLO_LIFT_TRAIN_TEST("cifar8_adamdp_train_step.mlir")
+SHLO_LIFT_TRAIN_TEST("cifar8_mom_train_step.mlir")
+SHLO_LIFT_TRAIN_TEST("cifar8_train_step.mlir")
+SHLO_LIFT_TRAIN_TEST("cnn_train_step.mlir")
+SHLO_LIFT_TRAIN_TEST("linear_train_step.mlir")
+SHLO_LIFT_TRAIN_TEST("mlp_train_step.mlir")
+#undef SHLO_LIFT_TRAIN_TEST
+
+TEST_CASE("lift never fails: a child whose length does not fit becomes a named leaf", "[lift]") {
+  // divConstB (a batched node, length N*n = 6) read by dotIn (which expects a child of m = 3):
+  // the node is built over a named leaf instead, and the text comes back byte for byte.
+  const std::string text = module_text("%x: tensor<2x3xf32>, %w: tensor<3x4xf32>", "tensor<2x4xf32>",
+                                       "    %v0 = stablehlo.constant dense<2.0> : tensor<2x3xf32>\n"
+                                       "    %v1 = stablehlo.divide %x, %v0 : tensor<2x3xf32>\n"
+                                       "    %v2 = stablehlo.dot_general %v1, %w, contracting_dims = [1] x [0], precision = "
+                                       "[DEFAULT, DEFAULT] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>\n",
+                                       "%v2");
+  const Lifted l = lift(parse_module(text));
+  CHECK(emit_render(l.render) == text);
+  CHECK(l.report.as_nodes == 3);
+  CHECK(l.report.verbatim == 0);
+  REQUIRE(l.render.items.size() == 2);
+  CHECK(l.render.items[0].expr->spec->id == Ctor::divConstB);
+  CHECK(l.render.items[1].expr->spec->id == Ctor::dotIn);
+  // Control: the child really does not fit, so absorbing it is refused.
+  CHECK_THROWS_WITH(make_skeleton("dotIn", {{"m", 3}, {"n", 4}}, {l.render.items[0].expr}, {{"wName", "%w"}}),
+                    Catch::Contains("child 0 (divConstB) has length 6, expected m = 3"));
+  CHECK(l.render.items[1].expr->children[0]->spec->id == Ctor::operand);
+  CHECK(l.render.items[1].expr->children[0]->string("name") == "%v1");
+}
+
+TEST_CASE("lift never fails: a line a template matches at another batch stays verbatim, with the reason", "[lift]") {
+  const std::string text = module_text("%x: tensor<2x3xf32>, %y: tensor<4x3xf32>", "tensor<4x3xf32>",
+                                       "    %v0 = stablehlo.exponential %x : tensor<2x3xf32>\n"
+                                       "    %v1 = stablehlo.exponential %y : tensor<4x3xf32>\n",
+                                       "%v1");
+  const Lifted l = lift(parse_module(text));
+  CHECK(emit_render(l.render) == text);
+  CHECK(l.report.as_nodes == 1);
+  REQUIRE(l.report.why.size() == 1);
+  CHECK(l.report.why[0].line == 4);
+  CHECK(l.report.why[0].text == "    %v1 = stablehlo.exponential %y : tensor<4x3xf32>");
+  CHECK(l.report.why[0].reason == "expe matches 1 line(s) here, but at batch 4 where the render's batch is 2");
+  CHECK(l.report.node_share() == 0.5);
+}
+
+TEST_CASE("lift: a line no template explains stays verbatim and says so", "[lift]") {
+  const std::string text = module_text("%x: tensor<2x3xf32>", "tensor<2x3xf32>", "    %q = stablehlo.negate %x : tensor<2x3xf32>\n", "%q");
+  const Lifted l = lift(parse_module(text));
+  CHECK(emit_render(l.render) == text);
+  REQUIRE(l.report.why.size() == 1);
+  CHECK(l.report.why[0].reason == "no constructor's template matches here");
+  CHECK(l.report.node_share() == 0.0);
+}
+
+TEST_CASE("the registry: every row is consistent (strings, inputs, literals, lengths, templates)", "[registry]") {
+  const auto problems = registry_problems();
+  for (const auto& p : problems) INFO(p);
+  CHECK(problems.empty());
+  CHECK(constructors().size() == 59);
+  for (const auto& c : constructors()) CHECK(&spec_of(c.id) == &c);
+  // Controls: rows with a piece missing are named.
+  CtorSpec no_input = spec_of(Ctor::dotIn);
+  no_input.inputs.clear();
+  CHECK(row_problems(no_input) == std::vector<std::string>{"constructor 'dotIn': string field 'wName' is neither a text input nor a literal"});
+  CtorSpec bad_length = spec_of(Ctor::dotOut);
+  bad_length.child_lengths = {"q"};
+  CHECK(row_problems(bad_length) == std::vector<std::string>{"constructor 'dotOut': length 'q' uses 'q', which is not a shape parameter"});
+  CtorSpec no_template = spec_of(Ctor::expe);
+  no_template.text = nullptr;
+  CHECK(row_problems(no_template) == std::vector<std::string>{"constructor 'expe': needs exactly one of text and prints_like"});
+  CtorSpec lost_field = spec_of(Ctor::addBcast);
+  lost_field.skel_strings.clear();
+  CHECK(row_problems(lost_field) == std::vector<std::string>{"constructor 'addBcast': template field {bName} is not a string the skeleton keeps"});
 }
 
 TEST_CASE("lift: a value used twice stays a named leaf; a lone instruction stays verbatim", "[lift]") {

@@ -1,4 +1,4 @@
-#include "interp/domain/rational.hpp"
+#include "num/rational.hpp"
 
 #include <mpfr.h>
 
