@@ -35,6 +35,18 @@ inline std::vector<std::string> mlir_files(const std::string& dir) {
   return out;
 }
 
+/// The first ladder of the artifact folder (its README's first table): the programs small
+/// enough to run whole in a test. The second ladder's real networks take minutes each.
+inline std::vector<std::string> ladder_files(const std::string& dir) {
+  static const char* const names[] = {
+      "linear_fwd", "mlp_fwd", "linear_train_step", "mlp_train_step", "cnn_fwd", "cifar_fwd", "cifar8_fwd",
+      "cnn_train_step", "cifar8_train_step", "cifar8_bn_fwd", "cifar8_mom_train_step", "cifar8_adam_train_step",
+      "cifar8_adamdp_train_step"};
+  std::vector<std::string> out;
+  for (const char* name : names) out.push_back(dir + "/" + name + ".mlir");
+  return out;
+}
+
 /// Skips the rest of a test case (with a visible message) when the artifacts are absent.
 #define SHLO_REQUIRE_ARTIFACTS(dir_var)                                                       \
   const std::string dir_var = ::shlo::test::artifacts_dir();                                 \
