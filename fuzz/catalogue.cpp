@@ -10,6 +10,7 @@
 #include "fuzz/float_props.hpp"
 #include "fuzz/gen.hpp"
 #include "fuzz/gen_ops.hpp"
+#include "fuzz/op_props.hpp"
 #include "fuzz/property.hpp"
 #include "interp/den.hpp"
 #include "oracle/agree.hpp"
@@ -147,18 +148,7 @@ Verdict meaning(const Instance& i, bool perturb) {
 }
 
 // --- domains --------------------------------------------------------------------------------
-// Op-level programs travel in the instance's data: the text and the inputs.
-rc::Gen<Instance> op_program(bool transcendental) {
-  return rc::gen::exec([transcendental] {
-    const TextCase tc = *gen_op_program(transcendental);
-    Instance i;
-    json inputs = json::object();
-    for (const auto& [name, v] : tc.inputs[0]) inputs[name] = to_json(v);
-    i.data = {{"program", tc.text}, {"inputs", inputs}, {"precision", *rc::gen::element(24, 53, 113)}};
-    return i;
-  });
-}
-
+// Op-level programs (op_program, fuzz/op_props) travel in the instance's data: the text and the inputs.
 TextCase case_of(const Instance& i) {
   if (i.expr) return text_case(*i.expr);
   TextCase tc;
@@ -448,6 +438,7 @@ const std::vector<Property>& catalogue() {
   static const std::vector<Property> c = [] {
     auto all = make_catalogue();
     for (auto& p : float_properties()) all.push_back(std::move(p));
+    for (auto& p : op_properties()) all.push_back(std::move(p));
     return all;
   }();
   return c;
