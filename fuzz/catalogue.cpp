@@ -10,6 +10,7 @@
 #include "fuzz/float_props.hpp"
 #include "fuzz/gen.hpp"
 #include "fuzz/gen_ops.hpp"
+#include "fuzz/literal_props.hpp"
 #include "fuzz/op_props.hpp"
 #include "fuzz/property.hpp"
 #include "interp/den.hpp"
@@ -378,8 +379,8 @@ std::vector<Property> make_catalogue() {
       {"domains.mpfr_in_interval", "the mpfr:P run of a program lies inside the interval:P run", "",
        [] { return with_precision(gen_expr(true)); }, [](const Instance& i) { return mpfr_in_interval(i, false); },
        [](const Instance& i) { return mpfr_in_interval(i, true); }},
-      {"domains.ops_interval_encloses_exact", "on op-level programs from the spec's op rules, interval:P encloses the exact run", "",
-       [] { return op_program(false); }, [](const Instance& i) { return interval_encloses_exact(i, false); },
+      {"domains.ops_interval_encloses_exact", "on op-level programs from the spec's op rules (-inf inits included), interval:P encloses the exact run", "",
+       [] { return op_program(false, false, true); }, [](const Instance& i) { return interval_encloses_exact(i, false); },
        [](const Instance& i) { return interval_encloses_exact(i, true); }},
       {"domains.ops_mpfr_in_interval", "on op-level programs with exp, logistic, tanh, sqrt, the mpfr:P run lies in interval:P", "",
        [] { return op_program(true); }, [](const Instance& i) { return mpfr_in_interval(i, false); },
@@ -439,6 +440,7 @@ const std::vector<Property>& catalogue() {
     auto all = make_catalogue();
     for (auto& p : float_properties()) all.push_back(std::move(p));
     for (auto& p : op_properties()) all.push_back(std::move(p));
+    for (auto& p : literal_properties()) all.push_back(std::move(p));
     return all;
   }();
   return c;

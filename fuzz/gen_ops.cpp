@@ -73,7 +73,10 @@ struct Val {
 
 class Builder {
  public:
-  Builder(bool transcendental, bool float_ops) : transcendental_(transcendental), float_ops_(float_ops) { tc.inputs.resize(1); }
+  Builder(bool transcendental, bool float_ops, bool infinities)
+      : transcendental_(transcendental), float_ops_(float_ops), infinities_(infinities || float_ops) {
+    tc.inputs.resize(1);
+  }
 
   TextCase tc;
   std::vector<Val> vals;
@@ -136,14 +139,14 @@ class Builder {
     }
     return add("stablehlo.constant dense<" + literal + "> : " + type_of(shape), shape).name;
   }
-  // A rank-0 init or padding value: a decimal literal, or (IEEE programs) -inf as hex.
+  // A rank-0 init or padding value: a decimal literal, or (with infinities) -inf as hex.
   std::string scalar_init(bool allow_neg_inf) {
-    if (allow_neg_inf && float_ops_ && coin()) return add("stablehlo.constant dense<0xFF800000> : tensor<f32>", {}).name;
+    if (allow_neg_inf && infinities_ && coin()) return add("stablehlo.constant dense<0xFF800000> : tensor<f32>", {}).name;
     return constant({});
   }
 
  private:
-  bool transcendental_, float_ops_;
+  bool transcendental_, float_ops_, infinities_;
   int next_ = 0, arguments_ = 0;
 };
 
@@ -461,9 +464,9 @@ void select_and_scatter(Builder& b) {
 
 }  // namespace
 
-rc::Gen<TextCase> gen_op_program(bool transcendental, bool float_ops) {
-  return rc::gen::exec([transcendental, float_ops] {
-    Builder b(transcendental, float_ops);
+rc::Gen<TextCase> gen_op_program(bool transcendental, bool float_ops, bool infinities) {
+  return rc::gen::exec([transcendental, float_ops, infinities] {
+    Builder b(transcendental, float_ops, infinities);
     const int args = *rc::gen::inRange(1, 4);
     for (int a = 0; a < args; ++a) b.argument(random_shape(static_cast<std::size_t>(draw(1, 4))));
     std::vector<std::string> ops = {"add",     "subtract",    "multiply", "maximum", "minimum",          "negate",

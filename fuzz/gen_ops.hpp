@@ -18,9 +18,10 @@ namespace shlo::fuzz {
 
 /// A module and its inputs (one replica). `transcendental` adds exponential, logistic, tanh
 /// and sqrt (of a positive value). `float_ops` adds what needs the IEEE domains (comparisons
-/// that enclosures cannot decide, or IEEE limits): divide, log and rsqrt (of |x| + 1),
-/// compare/select, select_and_scatter and -inf window inits.
-rc::Gen<TextCase> gen_op_program(bool transcendental, bool float_ops = false);
+/// that enclosures cannot decide): divide, log and rsqrt (of |x| + 1), compare/select and
+/// select_and_scatter. `infinities` (implied by `float_ops`) lets maximum and minimum folds
+/// start from -inf (0xFF800000), which a window wholly in the padding returns.
+rc::Gen<TextCase> gen_op_program(bool transcendental, bool float_ops = false, bool infinities = false);
 
 /// The attribute values an instruction shows, as short names ("negative low", "cycle",
 /// "rank 3"), from a fixed per-op table: what `shlo prop --coverage` counts.

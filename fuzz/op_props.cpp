@@ -21,9 +21,9 @@ namespace shlo::fuzz {
 
 using nlohmann::json;
 
-rc::Gen<Instance> op_program(bool transcendental, bool float_ops) {
-  return rc::gen::exec([transcendental, float_ops] {
-    const TextCase tc = *gen_op_program(transcendental, float_ops);
+rc::Gen<Instance> op_program(bool transcendental, bool float_ops, bool infinities) {
+  return rc::gen::exec([transcendental, float_ops, infinities] {
+    const TextCase tc = *gen_op_program(transcendental, float_ops, infinities);
     Instance i;
     json inputs = json::object();
     for (const auto& [name, values] : tc.inputs[0]) {

@@ -12,7 +12,7 @@ namespace shlo::fuzz {
 
 /// An op-level program (gen_op_program) as an instance: data.program, data.inputs (exact
 /// rationals as strings, per argument) and data.precision (24, 53 or 113).
-rc::Gen<Instance> op_program(bool transcendental, bool float_ops = false);
+rc::Gen<Instance> op_program(bool transcendental, bool float_ops = false, bool infinities = false);
 
 std::vector<Property> op_properties();
 

@@ -9,77 +9,18 @@
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
 
+#include "fuzz/literal_props.hpp"
 #include "interp/domain/domain_spec.hpp"
 #include "oracle/agree.hpp"
 #include "tests/support.hpp"
 
 using namespace shlo;
+using shlo::fuzz::binary_by_fields;
+using shlo::fuzz::decimal_by_digits;
+using shlo::fuzz::through_double;
 
 namespace {
 Rational q(long n, long d = 1) { return Rational(n) / Rational(d); }
-
-// The independent route: a decimal's digits as an integer, over (or times) a power of ten,
-// built digit by digit without the reader. [+-]digits[.digits][(e|E)[+-]digits]
-Rational decimal_by_digits(const std::string& text) {
-  std::size_t i = 0;
-  const bool negative = text[i] == '-';
-  if (text[i] == '-' || text[i] == '+') ++i;
-  Integer digits = 0;
-  long scale = 0;  // value = digits * 10^scale
-  for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) digits = digits * 10 + (text[i] - '0');
-  if (i < text.size() && text[i] == '.')
-    for (++i; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i, --scale) digits = digits * 10 + (text[i] - '0');
-  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
-    ++i;
-    const bool down = text[i] == '-';
-    if (text[i] == '-' || text[i] == '+') ++i;
-    long e = 0;
-    for (; i < text.size(); ++i) e = e * 10 + (text[i] - '0');
-    scale += down ? -e : e;
-  }
-  Integer power = 1;
-  for (long k = 0; k < std::labs(scale); ++k) power *= 10;
-  const Rational value = scale >= 0 ? Rational(digits * power) : Rational(digits) / Rational(power);
-  return negative ? Rational(-value) : value;
-}
-
-// The independent route for hex: sign, biased exponent and fraction fields of a binary32 or
-// binary64 pattern, as sign * fraction * 2^exponent (subnormals without the hidden bit).
-Rational binary_by_fields(std::uint64_t bits, int exponent_bits, int fraction_bits) {
-  const std::uint64_t fraction = bits & ((std::uint64_t{1} << fraction_bits) - 1);
-  const long biased = static_cast<long>((bits >> fraction_bits) & ((std::uint64_t{1} << exponent_bits) - 1));
-  const long bias = (1L << (exponent_bits - 1)) - 1;
-  const bool negative = (bits >> (fraction_bits + exponent_bits)) & 1;
-  Integer significand = Integer(fraction);
-  long exponent = 1 - bias - fraction_bits;  // subnormal
-  if (biased != 0) {
-    significand += Integer(1) << fraction_bits;
-    exponent = biased - bias - fraction_bits;
-  }
-  const Rational value = exponent >= 0 ? Rational(significand << exponent) : Rational(significand) / Rational(Integer(1) << -exponent);
-  return negative ? Rational(-value) : value;
-}
-
-// Decimal literals as the text may write them: long mantissas, exponents either case with an
-// optional sign, non-dyadic almost always.
-rc::Gen<std::string> decimal_literal() {
-  return rc::gen::exec([] {
-    auto digits = [](int n) {
-      std::string s;
-      for (int k = 0; k < n; ++k) s += static_cast<char>('0' + *rc::gen::inRange(0, 10));
-      return s;
-    };
-    std::string s = *rc::gen::element<std::string>("", "-", "+");
-    s += digits(*rc::gen::inRange(1, 21));
-    if (*rc::gen::arbitrary<bool>()) s += "." + digits(*rc::gen::inRange(0, 31));
-    if (*rc::gen::arbitrary<bool>())
-      s += *rc::gen::element<std::string>("e", "E", "e-", "E+", "e+") + std::to_string(*rc::gen::inRange(0, 41));
-    return s;
-  });
-}
-
-// A literal read through double, as a careless reader would: the control.
-Rational through_double(const std::string& text) { return rational_from_double(std::strtod(text.c_str(), nullptr)); }
 }  // namespace
 
 TEST_CASE("the reader agrees with the digits-over-a-power-of-ten route on non-dyadic decimals", "[literal]") {
@@ -111,7 +52,7 @@ TEST_CASE("the reader agrees with the digits-over-a-power-of-ten route on non-dy
 TEST_CASE("property: the reader equals the independent route; through double it does not", "[literal][property]") {
   int through_double_differs = 0;
   rc::prop("parse_literal(s) == digits / 10^k", [&] {
-    const std::string text = *decimal_literal();
+    const std::string text = *fuzz::gen_literal_text();
     const Rational want = decimal_by_digits(text);
     RC_ASSERT(parse_literal(text).value == want);
     RC_ASSERT(ExactDomain().from_literal(text) == ExtRational(want));
