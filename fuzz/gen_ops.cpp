@@ -153,6 +153,21 @@ std::string functional(const std::vector<Shape>& operands, const Shape& result) 
 
 // --- one op each ----------------------------------------------------------------------------
 
+void iota(Builder& b) {
+  const Shape shape = random_shape(static_cast<std::size_t>(draw(1, 3)));
+  b.add("stablehlo.iota dim = " + std::to_string(draw(0, static_cast<std::int64_t>(shape.size()) - 1)) + " : " + type_of(shape), shape);
+}
+
+// On the one replica the programs run on, all_reduce is the identity; its text (region,
+// replica_groups) is what the printer must keep.
+void all_reduce(Builder& b) {
+  const Val x = *rc::gen::elementOf(b.vals);
+  const std::string body = *rc::gen::element<std::string>("add", "maximum", "minimum");
+  b.add("\"stablehlo.all_reduce\"(" + x.name + ") (" + scalar_region("ar", "stablehlo." + body) +
+            ") { replica_groups = dense<[[0]]> : tensor<1x1xi64> }" + functional({x.shape}, x.shape),
+        x.shape);
+}
+
 void elementwise_binary(Builder& b, const std::string& op) {
   const Val x = *rc::gen::elementOf(b.vals);
   const Val y = b.of_shape(x.shape);
@@ -467,7 +482,7 @@ rc::Gen<TextCase> gen_op_program(bool transcendental, bool float_ops, bool infin
     std::vector<std::string> ops = {"add",     "subtract",    "multiply", "maximum", "minimum",          "negate",
                                     "abs",     "transpose",   "reverse",  "slice",   "pad",              "concatenate",
                                     "reshape", "broadcast_in_dim",        "reduce",  "dot_general",      "convolution",
-                                    "reduce_window"};
+                                    "reduce_window", "iota",           "all_reduce"};
     if (transcendental) ops.insert(ops.end(), {"exponential", "logistic", "tanh", "sqrt"});
     if (float_ops) ops.insert(ops.end(), {"divide", "log", "rsqrt", "compare_select", "select_and_scatter"});
     const int steps = *rc::gen::inRange(1, 8);
@@ -487,6 +502,8 @@ rc::Gen<TextCase> gen_op_program(bool transcendental, bool float_ops, bool infin
       else if (op == "convolution") convolution(b);
       else if (op == "reduce_window") reduce_window(b);
       else if (op == "select_and_scatter") select_and_scatter(b);
+      else if (op == "iota") iota(b);
+      else if (op == "all_reduce") all_reduce(b);
       else elementwise_unary(b, op);
     }
     const Val& last = b.vals.back();
@@ -614,6 +631,8 @@ const std::vector<AttributeRule>& rules() {
       add(Op::SelectAndScatter, std::string("select ") + d, [d](const Instruction& i) {
         return !i.regions.empty() && !i.regions[0].body.empty() && i.regions[0].body[0].attributes.comparison_direction == d;
       });
+    for (std::int64_t d = 0; d < 3; ++d)
+      add(Op::Iota, "dim " + std::to_string(d), [d](const Instruction& i) { return i.attributes.dimension == d; });
     for (const char* d : {"EQ", "NE", "LT", "LE", "GT", "GE"})
       add(Op::Compare, d, [d](const Instruction& i) { return i.attributes.comparison_direction == d; });
     add(Op::Constant, "dense list", [](const Instruction& i) { return !i.attributes.literal.splat; });

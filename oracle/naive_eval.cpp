@@ -181,6 +181,13 @@ class Evaluator {
       case Op::Reshape:
         out.data = in[0]->data;
         return out;
+      case Op::Iota:
+        each([&](const Index& i) { return static_cast<T>(i[static_cast<std::size_t>(a.dimension)]); });
+        return out;
+      case Op::AllReduce:  // one replica: its own value
+        if (a.replica_groups != std::vector<std::vector<std::int64_t>>{{0}}) throw NaiveError("naive: all_reduce over more than one replica");
+        out.data = in[0]->data;
+        return out;
       case Op::BroadcastInDim:
         each([&](const Index& i) {
           Index src(in[0]->shape.size());

@@ -4,8 +4,8 @@
 // functions (interp/domain/ieee.hpp). It shares no code with interp/ops: it is the reference
 // that `shlo run`'s f32 and f64 results must equal bit for bit.
 //
-// Supported: every op of the subset except all_reduce, iota and convert, one result, i1
-// values inside the program (compare, select).
+// Supported: every op of the subset except convert, on one replica (all_reduce over the
+// group [[0]] only), one result, i1 values inside the program (compare, select, and, or).
 #pragma once
 
 #include <cstdint>
