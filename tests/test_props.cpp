@@ -116,7 +116,7 @@ TEST_CASE("the batch-BN counterexample's exact witness: shards {0}, {2} give 2 a
   CHECK(p.control(equal).passed());
 }
 
-TEST_CASE("--coverage counts what the cases drew: per op and attribute, per constructor and property", "[prop][coverage]") {
+TEST_CASE("coverage (shlo prop --coverage) counts what the cases drew: per op and attribute, per constructor and property", "[prop][coverage]") {
   clear_coverage();
   run_property(*find_property("text.ops_round_trip"), kSeed, 20);
   CHECK(coverage_counts().empty());  // control: counting is off unless asked for
