@@ -8,6 +8,7 @@
 #include <iostream>
 #include <memory>
 
+#include "fuzz/coverage.hpp"
 #include "fuzz/runner.hpp"
 
 namespace shlo::cli {
@@ -71,7 +72,7 @@ void add_prop_commands(CLI::App& app) {
       int runs = 0;
       double time = 60;
       std::vector<std::string> only;
-      bool list = false, as_json = false;
+      bool list = false, as_json = false, coverage = false;
       std::string corpus = "corpus";
     };
     auto o = std::make_shared<Opts>();
@@ -82,12 +83,17 @@ void add_prop_commands(CLI::App& app) {
     cmd->add_flag("--list", o->list, "list the properties and exit");
     cmd->add_option("--corpus", o->corpus, "where failures are saved")->capture_default_str();
     cmd->add_flag("--json", o->as_json, "print the table as JSON");
+    cmd->add_flag("--coverage", o->coverage,
+                  "after the table, what the cases drew: per op, the cases with each attribute value (padding, strides,\n"
+                  "dilations, groups, permutations, dimensions, ...), and per SHlo constructor, the cases of each property\n"
+                  "that contained it; 'never drawn' marks the gaps");
     cmd->callback([o]() {
       if (o->list) {
         list();
         return;
       }
       const auto props = selected(o->only);
+      set_coverage(o->coverage);
       const double share = o->time / static_cast<double>(props.size());
       Totals total;
       json rows = json::array();
@@ -127,11 +133,14 @@ void add_prop_commands(CLI::App& app) {
         std::fflush(stdout);
       }
       if (o->as_json) {
-        std::cout << json{{"properties", rows}, {"failed", total.failed}}.dump(1) << "\n";
+        json out = {{"properties", rows}, {"failed", total.failed}};
+        if (o->coverage) out["coverage"] = coverage_json();
+        std::cout << out.dump(1) << "\n";
       } else {
         std::printf("%-36s %6d %7d %7d %10lld %9.2f\n", "total", total.runs, total.passed, total.failed,
                     static_cast<long long>(total.discarded), total.seconds);
         std::printf("%d passed, %d failed\n", total.passed, total.failed);
+        if (o->coverage) std::printf("%s", coverage_report().c_str());
       }
       if (total.failed) throw CLI::RuntimeError(1);
     });

@@ -10,6 +10,8 @@
 #include "fuzz/float_props.hpp"
 #include "fuzz/gen.hpp"
 #include "fuzz/gen_ops.hpp"
+#include "fuzz/literal_props.hpp"
+#include "fuzz/op_props.hpp"
 #include "fuzz/property.hpp"
 #include "interp/den.hpp"
 #include "oracle/agree.hpp"
@@ -147,18 +149,7 @@ Verdict meaning(const Instance& i, bool perturb) {
 }
 
 // --- domains --------------------------------------------------------------------------------
-// Op-level programs travel in the instance's data: the text and the inputs.
-rc::Gen<Instance> op_program(bool transcendental) {
-  return rc::gen::exec([transcendental] {
-    const TextCase tc = *gen_op_program(transcendental);
-    Instance i;
-    json inputs = json::object();
-    for (const auto& [name, v] : tc.inputs[0]) inputs[name] = to_json(v);
-    i.data = {{"program", tc.text}, {"inputs", inputs}, {"precision", *rc::gen::element(24, 53, 113)}};
-    return i;
-  });
-}
-
+// Op-level programs (op_program, fuzz/op_props) travel in the instance's data: the text and the inputs.
 TextCase case_of(const Instance& i) {
   if (i.expr) return text_case(*i.expr);
   TextCase tc;
@@ -388,8 +379,8 @@ std::vector<Property> make_catalogue() {
       {"domains.mpfr_in_interval", "the mpfr:P run of a program lies inside the interval:P run", "",
        [] { return with_precision(gen_expr(true)); }, [](const Instance& i) { return mpfr_in_interval(i, false); },
        [](const Instance& i) { return mpfr_in_interval(i, true); }},
-      {"domains.ops_interval_encloses_exact", "on op-level programs from the spec's op rules, interval:P encloses the exact run", "",
-       [] { return op_program(false); }, [](const Instance& i) { return interval_encloses_exact(i, false); },
+      {"domains.ops_interval_encloses_exact", "on op-level programs from the spec's op rules (-inf inits included), interval:P encloses the exact run", "",
+       [] { return op_program(false, false, true); }, [](const Instance& i) { return interval_encloses_exact(i, false); },
        [](const Instance& i) { return interval_encloses_exact(i, true); }},
       {"domains.ops_mpfr_in_interval", "on op-level programs with exp, logistic, tanh, sqrt, the mpfr:P run lies in interval:P", "",
        [] { return op_program(true); }, [](const Instance& i) { return mpfr_in_interval(i, false); },
@@ -448,6 +439,8 @@ const std::vector<Property>& catalogue() {
   static const std::vector<Property> c = [] {
     auto all = make_catalogue();
     for (auto& p : float_properties()) all.push_back(std::move(p));
+    for (auto& p : op_properties()) all.push_back(std::move(p));
+    for (auto& p : literal_properties()) all.push_back(std::move(p));
     return all;
   }();
   return c;

@@ -27,8 +27,12 @@ ExprPtr plan(const char* ctor, std::map<std::string, std::int64_t> nats, std::ve
 
 ExprPtr leaf(Names& n, std::int64_t width) { return plan("operand", {{"n", width}}, {}, {{"name", n.fresh("a")}}); }
 
-// Decimal literals that are exact rationals (the text's literal and den's value agree).
-const std::vector<std::string> kScales = {"0.5", "-2.0", "0.25", "1.5", "3.0", "-0.75"};
+// The decimal literals that generators draw (scales, learning rates, and through
+// gen_decimal_literal the op-level programs' constants), read exactly by the text and by den:
+// dyadic ones, and non-dyadic ones that no binary type holds (0.1, 0.3, 0.00078125 = 1/1280),
+// with exponents and long mantissas, so that a reader that rounds cannot go unseen.
+const std::vector<std::string> kScales = {"0.5",      "-2.0",     "0.25",    "1.5",    "3.0", "-0.75", "0.1", "-0.3", "0.00078125",
+                                          "2.5e-1", "-1.25e+1", "1.0e-05", "0.3333333333333333333", "7.0E-1"};
 
 // The one place literals are drawn: the decimal a literal string field prints (read back
 // exactly by parse_literal, so the text and den agree).
@@ -375,5 +379,7 @@ rc::Gen<ExprPtr> gen_non_spmd_family() {
     return family_of(names, s.e, *rc::gen::inRange<std::int64_t>(2, 9), true, false);
   });
 }
+
+rc::Gen<std::string> gen_decimal_literal() { return rc::gen::elementOf(kScales); }
 
 }  // namespace shlo::fuzz

@@ -32,6 +32,9 @@ rc::Gen<ExprPtr> gen_batched_expr(bool allow_transcendental);
 /// values, optionally under an optimizer tail (sgd, momentum, AdamW). `rational_tail`
 /// restricts the tail to rational ones.
 rc::Gen<ExprPtr> gen_family(bool rational_tail);
+/// A decimal literal as the text writes it, dyadic or not ("0.1", "2.5e-1", "0.00078125").
+rc::Gen<std::string> gen_decimal_literal();
+
 /// A non-SPMD family (a control): replica R-1 has a different plan.
 rc::Gen<ExprPtr> gen_non_spmd_family();
 

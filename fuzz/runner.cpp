@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "ast/expr_json.hpp"
+#include "fuzz/coverage.hpp"
 #include "fuzz/gen.hpp"
 #include "oracle/text_case.hpp"
 
@@ -74,6 +75,7 @@ PropertyRun run_property(const Property& p, std::uint64_t seed, int runs, int ma
       RC_DISCARD(v.detail);
     }
     ++judged;
+    if (coverage_enabled() && !last_failure && v.passed()) count_case(p.name, inst);  // not the shrinking steps
     if (!v.passed()) {
       last_failure = inst;
       last_detail = v.detail;

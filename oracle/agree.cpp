@@ -90,7 +90,13 @@ std::vector<std::vector<std::string>> run_text_case(const TextCase& tc, const st
 }
 
 bool interval_contains(const std::string& interval, const std::string& exact, int precision) {
-  return IntervalDomain::contains(IntervalDomain(precision).parse(interval), ExactDomain().parse(exact).q);
+  const BigInterval box = IntervalDomain(precision).parse(interval);
+  const ExtRational x = ExactDomain().parse(exact);
+  if (x.finite()) return IntervalDomain::contains(box, x.q);
+  // An infinite exact value (the max-pool init -inf, say) lies in the box when the box's
+  // endpoint on that side is the same infinity: [-inf, -inf] contains -inf, [-inf, 0] too.
+  return x.kind == ExtRational::Kind::NegInf ? mpfr_inf_p(box.lo()) && mpfr_sgn(box.lo()) < 0
+                                             : mpfr_inf_p(box.hi()) && mpfr_sgn(box.hi()) > 0;
 }
 
 bool interval_contains_point(const std::string& interval, const std::string& point, int precision) {

@@ -17,7 +17,7 @@ Kind kind_of(Op op) {
   switch (op) {
     case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Sqrt: case Op::Constant: return Kind::Rounded;
     case Op::Exponential: case Op::Log: case Op::Tanh: case Op::Logistic: case Op::Rsqrt: return Kind::Libm;
-    case Op::DotGeneral: case Op::Reduce: return Kind::Sum;
+    case Op::DotGeneral: case Op::Reduce: case Op::Convolution: case Op::ReduceWindow: return Kind::Sum;
     default: return Kind::Exact;
   }
 }
@@ -39,8 +39,14 @@ double libm_ulps(Op op) {
 // Terms per result element of a sum.
 std::int64_t sum_length(const Instruction& inst) {
   std::int64_t n = 1;
+  const auto& a = inst.attributes;
   if (inst.op == Op::DotGeneral)
-    for (auto d : inst.attributes.lhs_contracting_dimensions) n *= inst.operand_types[0].shape[static_cast<std::size_t>(d)];
+    for (auto d : a.lhs_contracting_dimensions) n *= inst.operand_types[0].shape[static_cast<std::size_t>(d)];
+  else if (inst.op == Op::Convolution)  // the window times the group's input features
+    for (std::size_t k = 0; k < inst.operand_types[1].shape.size(); ++k)
+      n *= static_cast<std::int64_t>(k) == a.conv.kernel_output_feature ? 1 : inst.operand_types[1].shape[k];
+  else if (inst.op == Op::ReduceWindow)
+    for (auto w : a.window_dimensions) n *= w;
   else
     for (auto d : inst.attributes.dimensions) n *= inst.operand_types[0].shape[static_cast<std::size_t>(d)];
   return n + 1;  // the init (or the +0 start) counts as a term

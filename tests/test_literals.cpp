@@ -6,14 +6,84 @@
 #include <set>
 #include <sstream>
 
+#include <rapidcheck.h>
+#include <rapidcheck/catch.h>
+
+#include "fuzz/literal_props.hpp"
 #include "interp/domain/domain_spec.hpp"
+#include "oracle/agree.hpp"
 #include "tests/support.hpp"
 
 using namespace shlo;
+using shlo::fuzz::binary_by_fields;
+using shlo::fuzz::decimal_by_digits;
+using shlo::fuzz::through_double;
 
 namespace {
 Rational q(long n, long d = 1) { return Rational(n) / Rational(d); }
 }  // namespace
+
+TEST_CASE("the reader agrees with the digits-over-a-power-of-ten route on non-dyadic decimals", "[literal]") {
+  const std::vector<std::pair<std::string, Rational>> cases = {
+      {"0.1", q(1, 10)}, {"0.3", q(3, 10)}, {"0.00078125", q(1, 1280)}, {"-7.5e-3", q(-3, 400)}, {"2.5E+2", q(250)}};
+  for (const auto& [text, value] : cases) {
+    INFO(text);
+    CHECK(decimal_by_digits(text) == value);  // the route itself, by hand
+    CHECK(parse_literal(text).value == value);
+    // Control: through double, 0.1, 0.3 and 1/1280 are not what they say.
+    if (text == "0.1" || text == "0.3" || text == "0.00078125") CHECK_FALSE(through_double(text) == value);
+  }
+  // A long mantissa that double cannot tell from 0.1.
+  const std::string long_mantissa = "0.1000000000000000055511151231257827";
+  CHECK(parse_literal(long_mantissa).value == decimal_by_digits(long_mantissa));
+  CHECK_FALSE(parse_literal(long_mantissa).value == q(1, 10));
+  CHECK(through_double(long_mantissa) == through_double("0.1"));  // control: double merges them
+  // Through the whole text path: a constant's exact value, as the exact domain prints it.
+  for (const std::string& text : std::vector<std::string>{"0.1", "0.00078125", "-1.25e-7", long_mantissa}) {
+    TextCase tc;
+    tc.text = "module @m {\n  func.func @f(%x: tensor<f32>) -> tensor<f32> {\n    %c = stablehlo.constant dense<" + text +
+              "> : tensor<f32>\n    return %c : tensor<f32>\n  }\n}\n";
+    tc.inputs = {{{"%x", {q(0)}}}};
+    INFO(text);
+    CHECK(run_text_case(tc, "exact")[0][0] == rational_to_string(decimal_by_digits(text)));
+  }
+}
+
+TEST_CASE("property: the reader equals the independent route; through double it does not", "[literal][property]") {
+  int through_double_differs = 0;
+  rc::prop("parse_literal(s) == digits / 10^k", [&] {
+    const std::string text = *fuzz::gen_literal_text();
+    const Rational want = decimal_by_digits(text);
+    RC_ASSERT(parse_literal(text).value == want);
+    RC_ASSERT(ExactDomain().from_literal(text) == ExtRational(want));
+    // f32 and f64: one rounding of the exact value (never through double for f32); a zero
+    // (or an underflow) keeps the literal's sign.
+    const bool minus = text[0] == '-';
+    const float f = round_rational<float>(want);
+    const double d = round_rational<double>(want);
+    RC_ASSERT(float_bits(F32Domain().from_literal(text)) == float_bits(f == 0 && minus ? -f : f));
+    RC_ASSERT(double_bits(F64Domain().from_literal(text)) == double_bits(d == 0 && minus ? -d : d));
+    if (!(through_double(text) == want)) ++through_double_differs;
+  });
+  CHECK(through_double_differs > 0);  // the control: a reader through double is caught
+}
+
+TEST_CASE("property: hex bit patterns equal their sign, exponent and fraction fields", "[literal][property]") {
+  rc::prop("binary32", [] {
+    const std::uint32_t bits = *rc::gen::arbitrary<std::uint32_t>();
+    RC_PRE((bits & 0x7F800000u) != 0x7F800000u);  // infinities and NaN: "hex bit patterns"
+    const ExtRational got = ExactDomain().from_bits(bits, FloatFormat::Binary32);
+    RC_ASSERT(got == ExtRational(binary_by_fields(bits, 8, 23)));
+    RC_ASSERT(!(got == ExtRational(Rational(Integer(bits)))) || bits == 0);  // control: the integer reading
+  });
+  rc::prop("binary64", [] {
+    const std::uint64_t bits = *rc::gen::arbitrary<std::uint64_t>();
+    RC_PRE((bits & 0x7FF0000000000000ull) != 0x7FF0000000000000ull);
+    RC_ASSERT(ExactDomain().from_bits(bits, FloatFormat::Binary64) == ExtRational(binary_by_fields(bits, 11, 52)));
+  });
+  CHECK(binary_by_fields(0x3DCCCCCD, 8, 23) == q(13421773, 134217728));  // f32 nearest 0.1, by hand
+  CHECK(binary_by_fields(0x00000001, 8, 23) == Rational(1) / Rational(Integer(1) << 149));
+}
 
 TEST_CASE("decimal literals are read exactly", "[literal]") {
   CHECK(parse_literal("0.00078125").value == q(78125, 100000000));
@@ -79,7 +149,8 @@ TEST_CASE("hex bit patterns", "[literal]") {
   CHECK_THROWS_AS(F32Domain().from_bits(0x1FFFFFFFFull, FloatFormat::Binary32), DomainError);
 }
 
-// Every scalar literal that the original printer wrote into the artifacts, with its value.
+// Every scalar literal that the original printer wrote into the artifacts, with its value:
+// by hand for the first forms seen, by the independent digits route for every form.
 TEST_CASE("every literal form in the artifacts parses to its value", "[literal][artifacts]") {
   SHLO_REQUIRE_ARTIFACTS(dir);
   // Values worked out by hand from the digits (e.g. 0.003125 = 3125/10^6 = 1/320).
@@ -109,12 +180,15 @@ TEST_CASE("every literal form in the artifacts parses to its value", "[literal][
   }
   REQUIRE(seen.count("0xFF800000") == 1);
   seen.erase("0xFF800000");  // the hex form is covered by "hex bit patterns"
+  for (const auto& [lit, value] : expected) CHECK(decimal_by_digits(lit) == value);  // the route, by hand
   for (const auto& lit : seen) {
     INFO("literal " << lit);
-    REQUIRE(expected.count(lit) == 1);  // a new literal form in the artifacts must be added here
-    CHECK(ExactDomain().from_literal(lit) == ExtRational(expected.at(lit)));
+    const Rational value = decimal_by_digits(lit);
+    if (expected.count(lit)) CHECK(value == expected.at(lit));
+    CHECK(ExactDomain().from_literal(lit) == ExtRational(value));
     CHECK(float_bits(F32Domain().from_literal(lit)) == float_bits(std::strtof(lit.c_str(), nullptr)));
     CHECK(double_bits(F64Domain().from_literal(lit)) == double_bits(std::strtod(lit.c_str(), nullptr)));
-    CHECK(IntervalDomain::contains(IntervalDomain(24).from_literal(lit), expected.at(lit)));
+    CHECK(IntervalDomain::contains(IntervalDomain(24).from_literal(lit), value));
   }
+  CHECK(seen.size() >= expected.size());
 }

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "ast/emit.hpp"
+#include "fuzz/coverage.hpp"
 #include "fuzz/runner.hpp"
 #include "oracle/theorems/theorems.hpp"
 #include "tests/support.hpp"
@@ -23,7 +24,7 @@ std::string scratch_corpus(const std::string& name) {
 }  // namespace
 
 TEST_CASE("every property passes on a fixed seed", "[prop]") {
-  REQUIRE(catalogue().size() == 21);
+  REQUIRE(catalogue().size() == 25);
   for (const auto& p : catalogue()) {
     INFO(p.name);
     const PropertyRun r = run_property(p, kSeed, 40);
@@ -113,4 +114,35 @@ TEST_CASE("the batch-BN counterexample's exact witness: shards {0}, {2} give 2 a
   equal.data = {{"shards", json::array({json::array({"1", "3"}), json::array({"2", "2"})})}};
   CHECK(p.check(equal).passed());
   CHECK(p.control(equal).passed());
+}
+
+TEST_CASE("coverage (shlo prop --coverage) counts what the cases drew: per op and attribute, per constructor and property", "[prop][coverage]") {
+  clear_coverage();
+  run_property(*find_property("text.ops_round_trip"), kSeed, 20);
+  CHECK(coverage_counts().empty());  // control: counting is off unless asked for
+  set_coverage(true);
+  const PropertyRun ops = run_property(*find_property("text.ops_round_trip"), kSeed, 1500);
+  const PropertyRun expressions = run_property(*find_property("meaning.den_equals_text"), kSeed, 100);
+  set_coverage(false);
+  REQUIRE(ops.failed == 0);
+  REQUIRE(expressions.failed == 0);
+  const auto& drawn = coverage_counts().at("text.ops_round_trip");
+  // The attribute values of the issue's list, each drawn.
+  for (const char* key : {"op pad\tnegative low", "op pad\tasymmetric", "op pad\tinterior", "op slice\tstride > 1",
+                          "op convolution\tstride > 1", "op convolution\tlhs dilation", "op convolution\trhs dilation",
+                          "op convolution\tfeature_group_count > 1", "op convolution\tbatch_group_count > 1",
+                          "op convolution\tnegative padding", "op transpose\tcycle (not own inverse)", "op transpose\trank 4",
+                          "op broadcast_in_dim\tdims not increasing", "op reduce\tseveral dims", "op dot_general\tseveral contracting dims",
+                          "op dot_general\tbatching dims", "op reduce_window\tbase dilation", "op reduce_window\twindow dilation",
+                          "op select_and_scatter\tpadding", "op constant\tnon-dyadic decimal"}) {
+    INFO(key);
+    CHECK(drawn.count(key) == 1);
+  }
+  // Each key counts cases, at most one per case.
+  for (const auto& [key, n] : drawn) CHECK(n <= ops.runs);
+  // Constructors by name, per property.
+  CHECK(coverage_counts().at("meaning.den_equals_text").count("constructor\toperand") == 1);
+  const std::string report = coverage_report();
+  CHECK_THAT(report, Catch::Contains("negative low") && Catch::Contains("per property") && Catch::Contains("never drawn"));
+  clear_coverage();
 }

@@ -60,10 +60,18 @@ SHLO_MPFR_UNARY(abs, mpfr_abs)
 SHLO_MPFR_UNARY(exp, mpfr_exp)
 SHLO_MPFR_UNARY(log, mpfr_log)
 SHLO_MPFR_UNARY(sqrt, mpfr_sqrt)
-SHLO_MPFR_UNARY(rsqrt, mpfr_rec_sqrt)
 SHLO_MPFR_UNARY(tanh, mpfr_tanh)
 #undef SHLO_MPFR_BINARY
 #undef SHLO_MPFR_UNARY
+
+// mpfr_rec_sqrt gives +inf at -0, where IEEE 754's rSqrt (and the f32/f64 domains' 1/sqrt)
+// gives -inf: a zero keeps its sign through 1/x.
+BigFloat MpfrDomain::rsqrt(const BigFloat& a) const {
+  Scalar r = make();
+  if (mpfr_zero_p(a.get())) mpfr_set_inf(r.get(), mpfr_signbit(a.get()) ? -1 : 1);
+  else mpfr_rec_sqrt(r.get(), a.get(), MPFR_RNDN);
+  return r;
+}
 
 void MpfrDomain::mac(BigFloat& acc, const BigFloat& a, const BigFloat& b) const {
   thread_local BigFloat product(2);
