@@ -52,7 +52,7 @@ void save_inputs(const Function& f, const InputArrays& in, const std::string& di
 
 /// One array as a value of `type` in domain d (floats through d.from_double: exact in the
 /// exact and interval domains, rounded once in f32). Throws InputError naming `source`.
-template <class D>
+template <Domain D>
 Value<D> npy_value(const D& d, const NpyArray& a, const TensorType& type, const std::string& source) {
   if (a.shape != type.shape)
     throw InputError(source + ": shape is " + shape_to_string(a.shape) + ", expected " + to_string(type));
@@ -81,7 +81,7 @@ Value<D> npy_value(const D& d, const NpyArray& a, const TensorType& type, const 
 
 /// Every argument of every replica as domain values: out[replica][argument]. `sources` names
 /// the files in messages (the argument's name where it is empty).
-template <class D>
+template <Domain D>
 std::vector<std::vector<Value<D>>> npy_values(const D& d, const Function& f, const std::vector<std::vector<NpyArray>>& arrays,
                                               const std::vector<std::vector<std::string>>& sources = {}) {
   std::vector<std::vector<Value<D>>> out(arrays.size());
@@ -96,7 +96,7 @@ std::vector<std::vector<Value<D>>> npy_values(const D& d, const Function& f, con
   }
   return out;
 }
-template <class D>
+template <Domain D>
 std::vector<std::vector<Value<D>>> npy_values(const D& d, const Function& f, const InputArrays& in) {
   return npy_values(d, f, in.arrays, in.sources);
 }

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "interp/domain/domain.hpp"
+#include "interp/domain/basics.hpp"
 
 namespace shlo {
 
