@@ -9,15 +9,7 @@ namespace shlo {
 
 namespace {
 
-// What an SSA-name field means: its type (template macro notation) and the real field that
-// holds its value ("1-beta1": one minus that field, the separately written 1 - beta input).
-struct NamedInput {
-  const char* field;
-  const char* type;
-  const char* value;
-};
-
-const std::map<std::string, std::vector<NamedInput>>& named_inputs() {
+const std::map<std::string, std::vector<NamedInput>>& named_input_table() {
   static const std::map<std::string, std::vector<NamedInput>> table = {
       {"dotIn", {{"wName", "T[m,n]", "W"}}},
       {"dotOut", {{"wName", "T[m,n]", "W"}}},
@@ -114,8 +106,8 @@ struct Collector {
       add(e.string("name"), leaf_type, e.real("v"), replica);
       return;
     }
-    auto it = named_inputs().find(c);
-    if (it != named_inputs().end()) {
+    auto it = named_input_table().find(c);
+    if (it != named_input_table().end()) {
       for (const auto& in : it->second) {
         std::vector<Rational> v;
         const std::string src = in.value;
@@ -165,6 +157,12 @@ std::int64_t batch_of(const Expr& e) {
 }
 
 }  // namespace
+
+const std::vector<NamedInput>& named_inputs(const std::string& constructor) {
+  static const std::vector<NamedInput> none;
+  const auto it = named_input_table().find(constructor);
+  return it == named_input_table().end() ? none : it->second;
+}
 
 TextCase text_case(const Expr& e, std::int64_t batch) {
   if (batch <= 0) batch = batch_of(e);

@@ -20,6 +20,16 @@ struct TextCase {
   std::int64_t replicas = 1;
 };
 
+/// What an SSA-name string field of a constructor means: the field ("wName"), its type in
+/// template macro notation ("T[m,n]") and the real field that holds its value ("W"; "1-beta1"
+/// for the separately written 1 - beta input). Empty for a constructor that reads no names.
+struct NamedInput {
+  const char* field;
+  const char* type;
+  const char* value;
+};
+const std::vector<NamedInput>& named_inputs(const std::string& constructor);
+
 /// Builds the module for `e` at batch B (0: 1, or the N of its batched constructors, where
 /// den and the text agree at N = B). Throws ExprError for a constructor whose names this
 /// table does not type (see text_case.cpp).
