@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 
+#include "ast/expr.hpp"
 #include "ast/mlir_parse.hpp"
 #include "interp/domain/domain_spec.hpp"
 #include "interp/program_inputs.hpp"
@@ -46,6 +47,8 @@ void agree_in(const D& d, const Module& m, const Module* run_instead, const Agre
       a = agree_program(m, d, std::move(inputs), args.replicas, run_instead);
     } catch (const RunError& e) {
       bad_input(std::string("the text does not run in ") + d.name() + ": " + e.what());
+    } catch (const ExprError& e) {
+      bad_input(m.file + ": the lift stopped: " + e.what());
     }
     std::fputs(format_agreement(a).c_str(), stdout);
     if (!a.pass()) throw CLI::RuntimeError(1);
