@@ -155,3 +155,19 @@ TEST_CASE("agree: linear_train_step in f64 (batch sums); a changed learning rate
   CHECK(c.first_failure()->line == 16);
   CHECK(c.failed == 1);  // biasSgd has its own constant
 }
+
+TEST_CASE("agree: mlp_fwd in f64; the second relu's zero changed fails there", "[agree][artifacts][slow]") {
+  SHLO_REQUIRE_ARTIFACTS(dir);
+  const std::string text = read_file(dir + "/mlp_fwd.mlir");
+  const auto a = agree_on_text(F64Domain{}, text, text, 4, -0.5, 0.5);
+  INFO(format_agreement(a));
+  CHECK(a.pass());
+  CHECK(a.compared == 8);  // three dense layers (dotIn, addBcast) and two reluF
+  CHECK(a.elements == 395776);
+  // Control: the second relu clamps at 1/2 instead of 0 (line 11); the first stays correct.
+  const std::string wrong = replace_once(text, "%v8 = stablehlo.constant dense<0.0>", "%v8 = stablehlo.constant dense<0.5>");
+  const auto c = agree_on_text(F64Domain{}, text, wrong, 4, -0.5, 0.5);
+  REQUIRE(c.first_failure());
+  CHECK(c.first_failure()->constructor == "reluF");
+  CHECK(c.first_failure()->line == 12);
+}
