@@ -86,6 +86,11 @@ struct NotComparable {
   std::string why;
 };
 
+// A shape disagreement between den's index and the text's type: a finding, not a skip.
+struct Mismatch {
+  std::string what;
+};
+
 template <class D>
 class NodeJudge {
  public:
@@ -96,21 +101,20 @@ class NodeJudge {
       : d_(d), values_(values), batch_(batch) {}
 
   void judge(const Site& site, NodeAgreement& out) {
+    auto not_comparable = [&](std::string why) {
+      out.compared = false;
+      out.agree = true;
+      out.why_not = std::move(why);
+    };
     try {
       judge_or_throw(site, out);
       out.compared = true;
     } catch (const NotComparable& n) {
-      out.compared = false;
-      out.agree = true;
-      out.why_not = n.why;
+      not_comparable(n.why);
     } catch (const ExprError& e) {
-      out.compared = false;
-      out.agree = true;
-      out.why_not = std::string("den: ") + e.what();
+      not_comparable(std::string("den: ") + e.what());
     } catch (const DomainError& e) {  // den needs what the domain cannot give (exp in exact)
-      out.compared = false;
-      out.agree = true;
-      out.why_not = std::string("den: ") + e.what();
+      not_comparable(std::string("den: ") + e.what());
     }
   }
 
@@ -172,11 +176,6 @@ class NodeJudge {
     in.values = exact_values(text, in.label);
     return in;
   }
-
-  // A shape disagreement between den's index and the text's type: a finding, not a skip.
-  struct Mismatch {
-    std::string what;
-  };
 
   std::vector<Input> inputs(const Site& site, int replica, Expr& eval) const {
     const Expr& e = *site.node;
