@@ -392,7 +392,9 @@ class Parser {
       case Op::AllReduce:
         lex_.fail_at(op_at, std::string("stablehlo.") + op_name(inst.op) + " is written in the generic form \"stablehlo." +
                                 op_name(inst.op) + "\"(...) ({ region }) {attributes}");
-      default:
+      case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
+      case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log:
+      case Op::Sqrt: case Op::Rsqrt: case Op::Tanh: case Op::Logistic:
         break;
     }
     if (is_unary_elementwise(inst.op)) {

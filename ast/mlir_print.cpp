@@ -199,7 +199,9 @@ std::string print_instruction(const Instruction& inst, int indent) {
       out << functional(inst);
       break;
     }
-    default:
+    case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
+    case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log:
+    case Op::Sqrt: case Op::Rsqrt: case Op::Tanh: case Op::Logistic:
       out << "// unprintable op " << op;
   }
   out << "\n";

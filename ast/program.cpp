@@ -65,9 +65,14 @@ bool is_unary_elementwise(Op op) {
     case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log: case Op::Sqrt:
     case Op::Rsqrt: case Op::Tanh: case Op::Logistic:
       return true;
-    default:
+    case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
+    case Op::And: case Op::Or: case Op::Compare: case Op::Select: case Op::Convert: case Op::Constant:
+    case Op::Iota: case Op::BroadcastInDim: case Op::Reshape: case Op::Transpose: case Op::Reverse:
+    case Op::Slice: case Op::Pad: case Op::Concatenate: case Op::DotGeneral: case Op::Convolution:
+    case Op::Reduce: case Op::ReduceWindow: case Op::SelectAndScatter: case Op::AllReduce:
       return false;
   }
+  return false;  // not an enumerator
 }
 
 bool is_binary_elementwise(Op op) {
@@ -75,9 +80,14 @@ bool is_binary_elementwise(Op op) {
     case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum:
     case Op::Minimum: case Op::And: case Op::Or:
       return true;
-    default:
+    case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log: case Op::Sqrt: case Op::Rsqrt:
+    case Op::Tanh: case Op::Logistic: case Op::Compare: case Op::Select: case Op::Convert: case Op::Constant:
+    case Op::Iota: case Op::BroadcastInDim: case Op::Reshape: case Op::Transpose: case Op::Reverse:
+    case Op::Slice: case Op::Pad: case Op::Concatenate: case Op::DotGeneral: case Op::Convolution:
+    case Op::Reduce: case Op::ReduceWindow: case Op::SelectAndScatter: case Op::AllReduce:
       return false;
   }
+  return false;  // not an enumerator
 }
 
 bool Region::operator==(const Region& o) const {

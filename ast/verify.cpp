@@ -268,7 +268,9 @@ void Checker::check() {
       result_is(operand(0));
       return;
     }
-    default:
+    case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
+    case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log:
+    case Op::Sqrt: case Op::Rsqrt: case Op::Tanh: case Op::Logistic:
       fail("no type rule");
   }
 }

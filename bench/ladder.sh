@@ -14,7 +14,7 @@ printf "%-32s %-8s %9s %12s %12s %12s %12s\n" file replicas "time (s)" "conv GF/
 for f in "${files[@]}"; do
   r=1
   case "$f" in *dp*) r=2 ;; esac
-  out=$( { /usr/bin/time -f "RSS %M" "$shlo" run "$f" -d "$domain" -r "$r" --random-inputs 1 --range 0,0.01 --profile; } 2>&1 )
+  out=$( { /usr/bin/time -f "RSS %M" "$shlo" run "$f" -d "$domain" -r "$r" --random-inputs 1 --range 0,0.01 --timing; } 2>&1 )
   total=$(awk '$1=="total"{print $2}' <<<"$out")
   conv=$(awk '$1=="convolution"{print $5}' <<<"$out")
   dot=$(awk '$1=="dot_general"{print $5}' <<<"$out")

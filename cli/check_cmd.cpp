@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "ast/mlir_parse.hpp"
-#include "cli/files.hpp"
+#include "interp/program_inputs.hpp"
 #include "interp/run.hpp"
 #include "oracle/float_check.hpp"
 
@@ -49,15 +49,14 @@ void run_check(const CheckArgs& args) {
     bad_input(e.what());
   }
   const Function& f = m.function;
-  std::vector<std::vector<NpyArray>> inputs(static_cast<std::size_t>(args.replicas)), outputs(inputs.size());
+  InputArrays inputs;
+  try {
+    inputs = read_inputs(f, args.inputs_dir, args.replicas);
+  } catch (const InputError& e) {
+    bad_input(e.what());
+  }
+  std::vector<std::vector<NpyArray>> outputs(static_cast<std::size_t>(args.replicas));
   for (int r = 0; r < args.replicas; ++r) {
-    for (const auto& arg : f.arguments) {
-      const std::string path = replica_input(args.inputs_dir, r, arg.name.substr(1) + ".npy");
-      NpyArray a = load(path, "input " + arg.name + " of replica " + std::to_string(r));
-      if (a.shape != arg.type.shape)
-        bad_input(path + ": shape is " + shape_to_string(a.shape) + ", " + arg.name + " needs " + to_string(arg.type));
-      inputs[static_cast<std::size_t>(r)].push_back(std::move(a));
-    }
     for (std::size_t i = 0; i < f.return_values.size(); ++i) {
       const std::string path = replica_file(args.outputs_dir, r, "result" + std::to_string(i) + ".npy");
       NpyArray a = load(path, "output " + f.return_values[i] + " of replica " + std::to_string(r));
@@ -78,7 +77,7 @@ void run_check(const CheckArgs& args) {
   };
   CheckReport report;
   try {
-    report = check_float_outputs(m, profile, inputs, outputs, args.replicas, progress);
+    report = check_float_outputs(m, profile, inputs.arrays, outputs, args.replicas, progress);
   } catch (const RunError& e) {
     if (shown) std::fprintf(stderr, "\r\033[K");
     bad_input(std::string("the bound analysis cannot run: ") + e.what());

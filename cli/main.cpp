@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "cli/agree_cmd.hpp"
 #include "cli/calc.hpp"
 #include "cli/check_cmd.hpp"
 #include "cli/expr_cmds.hpp"
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
   shlo::cli::add_expr_commands(app);
   shlo::cli::add_calc_command(app);
   shlo::cli::add_check_command(app);
+  shlo::cli::add_agree_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -10,13 +10,12 @@
 #include <iostream>
 #include <limits>
 #include <memory>
-#include <random>
 
 #include "ast/mlir_parse.hpp"
-#include "cli/files.hpp"
 #include "interp/cuda/executor.hpp"
 #include "interp/domain/domain_spec.hpp"
 #include "interp/npy.hpp"
+#include "interp/program_inputs.hpp"
 #include "interp/run.hpp"
 
 namespace fs = std::filesystem;
@@ -29,7 +28,7 @@ struct RunArgs {
   std::string file, domain = "f32", inputs_dir, out_dir, range = "0,1";
   int replicas = 1;
   std::int64_t seed = -1;
-  bool profile = false;
+  bool timing = false;
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -37,98 +36,26 @@ struct RunArgs {
   throw CLI::RuntimeError(2);
 }
 
-// An .npy array as a value of the argument's type.
-template <class D>
-Value<D> to_value(const D& d, const NpyArray& a, const Argument& arg, const std::string& path) {
-  if (a.shape != arg.type.shape)
-    usage_error(path + ": shape is " + shape_to_string(a.shape) + ", " + arg.name + " needs " + to_string(arg.type));
-  if (arg.type.element == ElementType::I1) {
-    if (a.dtype() != NpyDtype::Bool) usage_error(path + ": dtype is " + to_string(a.dtype()) + ", " + arg.name + " needs bool");
-    return PredTensor(a.shape, std::get<std::vector<std::uint8_t>>(a.data));
-  }
-  std::vector<typename D::Scalar> values;
-  std::visit([&](const auto& v) {
-    using E = typename std::decay_t<decltype(v)>::value_type;
-    if constexpr (std::is_same_v<E, float> || std::is_same_v<E, double>) {
-      values.reserve(v.size());
-      try {
-        for (auto x : v) values.push_back(d.from_double(static_cast<double>(x)));
-      } catch (const DomainError& e) {
-        usage_error(path + ": " + e.what());
-      }
-    } else {
-      usage_error(path + ": dtype is " + to_string(a.dtype()) + ", " + arg.name + " needs f32 or f64");
-    }
-  }, a.data);
-  return Tensor<typename D::Scalar>(a.shape, std::move(values));
-}
-
-// Uniform float32-representable values in [lo, hi), deterministic in (seed, replica, argument).
-NpyArray random_array(const Argument& arg, std::uint64_t seed, int replica, std::size_t index, double lo, double hi) {
-  std::seed_seq seq{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32),
-                    static_cast<std::uint32_t>(replica), static_cast<std::uint32_t>(index)};
-  std::mt19937_64 gen(seq);
-  const std::int64_t n = num_elements(arg.type.shape);
-  if (arg.type.element == ElementType::I1) {
-    std::vector<std::uint8_t> v(static_cast<std::size_t>(n));
-    for (auto& b : v) b = static_cast<std::uint8_t>(gen() & 1);
-    return {arg.type.shape, v};
-  }
-  std::vector<float> v(static_cast<std::size_t>(n));
-  const float top = std::nextafter(static_cast<float>(hi), -std::numeric_limits<float>::infinity());
-  for (auto& x : v) {
-    const double u = static_cast<double>(gen() >> 40) * 0x1p-24;  // 24 random bits in [0, 1)
-    x = std::min(static_cast<float>(lo + (hi - lo) * u), top);
-  }
-  return {arg.type.shape, v};
-}
-
 std::string replica_dir(const std::string& base, int r, int replicas) {
   return replicas == 1 ? base : (fs::path(base) / ("r" + std::to_string(r))).string();
 }
 
+// The arguments of every replica, read or drawn (and then saved under OUT), as domain values.
 template <class D>
 std::vector<std::vector<Value<D>>> load_inputs(const D& d, const Module& m, const RunArgs& args) {
-  const Function& f = m.function;
-  std::vector<std::vector<Value<D>>> inputs(static_cast<std::size_t>(args.replicas));
-  double lo = 0, hi = 1;
-  if (args.seed >= 0) {
-    const auto comma = args.range.find(',');
-    try {
-      if (comma == std::string::npos) throw std::invalid_argument("no comma");
-      lo = std::stod(args.range.substr(0, comma));
-      hi = std::stod(args.range.substr(comma + 1));
-    } catch (const std::exception&) {
-      usage_error("--range expects LO,HI (two numbers), got '" + args.range + "'");
+  try {
+    InputArrays in;
+    if (args.seed >= 0) {
+      const auto [lo, hi] = parse_range(args.range);
+      in = random_inputs(m.function, static_cast<std::uint64_t>(args.seed), args.replicas, lo, hi);
+      if (!args.out_dir.empty()) save_inputs(m.function, in, args.out_dir);
+    } else {
+      in = read_inputs(m.function, args.inputs_dir, args.replicas);
     }
-    if (!(lo < hi)) usage_error("--range needs LO < HI");
+    return npy_values(d, m.function, in);
+  } catch (const InputError& e) {
+    usage_error(e.what());
   }
-  for (int r = 0; r < args.replicas; ++r) {
-    for (std::size_t i = 0; i < f.arguments.size(); ++i) {
-      const Argument& arg = f.arguments[i];
-      const std::string file = arg.name.substr(1) + ".npy";
-      NpyArray a;
-      std::string path;
-      if (args.seed >= 0) {
-        a = random_array(arg, static_cast<std::uint64_t>(args.seed), r, i, lo, hi);
-        if (!args.out_dir.empty()) {
-          const fs::path dir = fs::path(replica_dir(args.out_dir, r, args.replicas)) / "inputs";
-          fs::create_directories(dir);
-          path = (dir / file).string();
-          write_npy(path, a);
-        }
-      } else {
-        path = replica_input(args.inputs_dir, r, file);
-        try {
-          a = read_npy(path);
-        } catch (const NpyError& e) {
-          usage_error(std::string(e.what()) + " (input " + arg.name + ")");
-        }
-      }
-      inputs[static_cast<std::size_t>(r)].push_back(to_value(d, a, arg, path.empty() ? arg.name : path));
-    }
-  }
-  return inputs;
 }
 
 template <class D>
@@ -200,7 +127,7 @@ void print_summary(const D& d, const Module& m, const RunResult<D>& result, cons
 }
 
 template <class D>
-void print_profile(const RunResult<D>& result, double total) {
+void print_timing(const RunResult<D>& result, double total) {
   std::printf("\n%-20s %8s %10s %12s %10s\n", "op", "count", "time (s)", "flops", "GFLOP/s");
   double flops = 0;
   for (const auto& [name, p] : result.profile) {
@@ -252,7 +179,7 @@ void run_in(const D& d, const Module& m, const RunArgs& args) {
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (reported && tty) std::fprintf(stderr, "\r\033[K");
   report(d, m, result, args, d.name(), total);
-  if (args.profile) print_profile(result, total);
+  if (args.timing) print_timing(result, total);
 }
 
 // float32 on the CUDA kernels: on the device ("cuda") or their host path ("cuda-host").
@@ -306,7 +233,7 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--range", args->range, "LO,HI for --random-inputs")->capture_default_str()->needs(rnd);
   in->excludes(rnd);
   cmd->add_option("--out,-o", args->out_dir, "folder for the outputs (and drawn inputs)");
-  cmd->add_flag("--profile", args->profile, "print count, time, flops and rate per op kind");
+  cmd->add_flag("--timing", args->timing, "print count, time, flops and rate per op kind (shlo check --profile is the accuracy profile)");
   cmd->callback([args]() {
     if (args->inputs_dir.empty() && args->seed < 0) usage_error("give --inputs DIR or --random-inputs SEED");
     Module m;

@@ -49,9 +49,14 @@ inline double flops_of(const Instruction& inst) {
       for (auto x : a.window_dimensions) w *= static_cast<double>(x);
       return w * n(inst.result_type);
     }
-    default:
+    case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
+    case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log:
+    case Op::Sqrt: case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Compare: case Op::Select:
+    case Op::Convert: case Op::Constant: case Op::Iota: case Op::BroadcastInDim: case Op::Reshape:
+    case Op::Transpose: case Op::Reverse: case Op::Slice: case Op::Pad: case Op::Concatenate:
       return is_unary_elementwise(inst.op) || is_binary_elementwise(inst.op) || inst.op == Op::Compare ? n(inst.result_type) : 0;
   }
+  return 0;  // not an enumerator
 }
 
 // One instruction on one replica (everything but all_reduce).

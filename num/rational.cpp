@@ -152,6 +152,17 @@ T round_rational(const Rational& q) {
   // MPFR's recipe for emulating IEEE binary formats: precision p, exponent range
   // [emin, emax] with subnormals, then subnormalize.
   constexpr int precision = std::numeric_limits<T>::digits;                    // 24 or 53
+  // Fast path, exact: an integer of at most `precision` bits over a power of two below 2^64
+  // (what den reads back from a float run) is a normal value of T; the division is exact.
+  const mpz_srcptr num = mpq_numref(q.backend().data()), den = mpq_denref(q.backend().data());
+  if (mpz_size(num) == 1 && mpz_size(den) == 1) {
+    const auto n = static_cast<std::uint64_t>(mpz_getlimbn(num, 0)), d = static_cast<std::uint64_t>(mpz_getlimbn(den, 0));
+    const int bits = 64 - __builtin_clzll(n), shift = __builtin_ctzll(d);
+    if ((d & (d - 1)) == 0 && bits <= precision && bits - 1 - shift >= std::numeric_limits<T>::min_exponent - 1) {
+      const double v = static_cast<double>(n) / static_cast<double>(d);
+      return static_cast<T>(mpz_sgn(num) < 0 ? -v : v);
+    }
+  }
   constexpr mpfr_exp_t emax = std::numeric_limits<T>::max_exponent;            // 128 or 1024
   constexpr mpfr_exp_t emin = std::numeric_limits<T>::min_exponent - precision + 1;  // -148, -1073
   const mpfr_exp_t old_emin = mpfr_get_emin(), old_emax = mpfr_get_emax();

@@ -18,8 +18,12 @@ Kind kind_of(Op op) {
     case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Sqrt: case Op::Constant: return Kind::Rounded;
     case Op::Exponential: case Op::Log: case Op::Tanh: case Op::Logistic: case Op::Rsqrt: return Kind::Libm;
     case Op::DotGeneral: case Op::Reduce: case Op::Convolution: case Op::ReduceWindow: return Kind::Sum;
-    default: return Kind::Exact;
+    case Op::Maximum: case Op::Minimum: case Op::And: case Op::Or: case Op::Negate: case Op::Abs:
+    case Op::Compare: case Op::Select: case Op::Convert: case Op::Iota: case Op::BroadcastInDim:
+    case Op::Reshape: case Op::Transpose: case Op::Reverse: case Op::Slice: case Op::Pad: case Op::Concatenate:
+    case Op::SelectAndScatter: case Op::AllReduce: return Kind::Exact;
   }
+  throw std::logic_error("kind_of: not an op");
 }
 
 // The libm allowance in ulps of the result. f32: computed in double and rounded once, so half

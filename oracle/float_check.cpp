@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "interp/domain/ieee.hpp"
+#include "interp/program_inputs.hpp"
 #include "interp/run.hpp"
 
 namespace shlo {
@@ -91,19 +92,14 @@ CheckReport check_float_outputs(const Module& m, const FloatProfile& profile, co
                                 const std::function<void(const std::string&)>& progress) {
   const BoundDomain d(profile);
   const Function& f = m.function;
-  std::vector<std::vector<Value<BoundDomain>>> values(static_cast<std::size_t>(replicas));
-  for (int r = 0; r < replicas; ++r)
-    for (std::size_t i = 0; i < f.arguments.size(); ++i) {
-      const NpyArray& a = inputs.at(static_cast<std::size_t>(r)).at(i);
-      if (f.arguments[i].type.element == ElementType::I1) {
-        if (a.dtype() != NpyDtype::Bool) throw std::invalid_argument("input " + f.arguments[i].name + " must be bool");
-        values[static_cast<std::size_t>(r)].push_back(PredTensor(a.shape, std::get<std::vector<std::uint8_t>>(a.data)));
-        continue;
-      }
-      std::vector<BoundScalar> v;
-      for (double x : as_doubles(a, "input " + f.arguments[i].name)) v.push_back(d.from_double(x));
-      values[static_cast<std::size_t>(r)].push_back(Tensor<BoundScalar>(a.shape, std::move(v)));
-    }
+  if (inputs.size() != static_cast<std::size_t>(replicas))
+    throw std::invalid_argument(std::to_string(inputs.size()) + " input sets for " + std::to_string(replicas) + " replicas");
+  std::vector<std::vector<Value<BoundDomain>>> values;
+  try {
+    values = npy_values(d, f, inputs);
+  } catch (const InputError& e) {
+    throw std::invalid_argument(e.what());
+  }
   RunOptions options;
   options.replicas = replicas;
   if (progress)

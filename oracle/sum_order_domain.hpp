@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "interp/domain/ieee.hpp"
+#include "interp/domain/domain.hpp"
 
 namespace shlo {
 
@@ -103,5 +104,6 @@ class SumOrderDomain {
   SumOrder order_;
   std::uint64_t seed_;
 };
+static_assert(Domain<SumOrderDomain>);
 
 }  // namespace shlo

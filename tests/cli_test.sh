@@ -100,6 +100,21 @@ if [ -d "$artifacts" ]; then
   cp "$tmp/lf/inputs/b0.npy" "$tmp/lf/result0.npy"
   check "check with a misshaped output exits 2" 2 "$shlo" check "$lf" --inputs "$tmp/lf/inputs" --outputs "$tmp/lf"
   grep -q "result0.npy: shape is 10," "$tmp/err" || { echo "FAIL misshaped output message"; cat "$tmp/err"; fails=$((fails + 1)); }
+  # shlo agree: den of the lifted nodes against the text, on saved or drawn inputs; the control
+  # runs a text with one operand changed against the original's lift.
+  check "agree in f64 on saved inputs" 0 "$shlo" agree "$lf" -d f64 --inputs "$tmp/lf/inputs"
+  grep -q "^0 .*%v2 .*addBcast .*PASS" "$tmp/out" && grep -q "values compared: 2 " "$tmp/out" || { echo "FAIL agree rows"; cat "$tmp/out"; fails=$((fails + 1)); }
+  check "agree exactly" 0 "$shlo" agree "$lf" -d exact --random-inputs 5 --range -1,1
+  sed 's/stablehlo.add %v0, %v1/stablehlo.add %v1, %v1/' "$lf" >"$tmp/lf_wrong.mlir"
+  check "agree: a changed operand fails" 1 "$shlo" agree "$lf" -d exact --random-inputs 5 --run-instead "$tmp/lf_wrong.mlir"
+  grep -q "first disagreement: %v2 = addBcast at .*linear_fwd.mlir:5" "$tmp/out" || { echo "FAIL agree failure not located"; cat "$tmp/out"; fails=$((fails + 1)); }
+  check "agree in interval is refused" 2 "$shlo" agree "$lf" -d interval:64 --random-inputs 1
+  check "agree without inputs exits 2" 2 "$shlo" agree "$lf"
+  check "agree with a missing input exits 2" 2 "$shlo" agree "$lf" --inputs "$tmp/nowhere"
+  grep -q "x.npy" "$tmp/err" || { echo "FAIL agree missing input not named"; cat "$tmp/err"; fails=$((fails + 1)); }
+  check "run --timing" 0 "$shlo" run "$lf" -d f64 --random-inputs 1 --timing
+  grep -q "GFLOP/s" "$tmp/out" || { echo "FAIL run --timing table"; cat "$tmp/out"; fails=$((fails + 1)); }
+  check "run --profile is gone (check --profile is the accuracy profile)" 109 "$shlo" run "$lf" -d f64 --random-inputs 1 --profile
 else
   echo "skip artifact checks: $artifacts is absent"
 fi

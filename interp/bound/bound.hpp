@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "interp/bound/profile.hpp"
+#include "interp/domain/domain.hpp"
 #include "interp/domain/rational.hpp"
 
 namespace shlo {
@@ -157,6 +158,7 @@ class BoundDomain {
   FloatProfile profile_;
   double product_floor_;  // a product's underflow (or flush) error, at most
 };
+static_assert(Domain<BoundDomain>);
 
 /// The bound's gamma_k = k u / (1 - k u) for u = 2^-24, rounded up (+inf when k u >= 1).
 double gamma_f32(std::uint64_t k);

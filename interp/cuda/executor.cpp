@@ -149,8 +149,14 @@ UnaryOp unary_of(Op op) {
     case Op::Sqrt: return UnaryOp::Sqrt;
     case Op::Rsqrt: return UnaryOp::Rsqrt;
     case Op::Tanh: return UnaryOp::Tanh;
-    default: return UnaryOp::Logistic;
+    case Op::Logistic: return UnaryOp::Logistic;
+    case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
+    case Op::And: case Op::Or: case Op::Compare: case Op::Select: case Op::Convert: case Op::Constant:
+    case Op::Iota: case Op::BroadcastInDim: case Op::Reshape: case Op::Transpose: case Op::Reverse:
+    case Op::Slice: case Op::Pad: case Op::Concatenate: case Op::DotGeneral: case Op::Convolution:
+    case Op::Reduce: case Op::ReduceWindow: case Op::SelectAndScatter: case Op::AllReduce: break;
   }
+  throw OpError(std::string("stablehlo.") + op_name(op) + " is not a unary elementwise op");
 }
 BinaryOp binary_of(Op op) {
   switch (op) {
@@ -160,8 +166,14 @@ BinaryOp binary_of(Op op) {
     case Op::Divide: return BinaryOp::Div;
     case Op::Maximum: return BinaryOp::Max;
     case Op::Minimum: return BinaryOp::Min;
-    default: throw OpError(std::string("unsupported combiner stablehlo.") + op_name(op));
+    case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log:
+    case Op::Sqrt: case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Compare: case Op::Select:
+    case Op::Convert: case Op::Constant: case Op::Iota: case Op::BroadcastInDim: case Op::Reshape:
+    case Op::Transpose: case Op::Reverse: case Op::Slice: case Op::Pad: case Op::Concatenate:
+    case Op::DotGeneral: case Op::Convolution: case Op::Reduce: case Op::ReduceWindow:
+    case Op::SelectAndScatter: case Op::AllReduce: throw OpError(std::string("unsupported combiner stablehlo.") + op_name(op));
   }
+  throw OpError("not an op");
 }
 CmpOp cmp_of(CompareDirection d) { return static_cast<CmpOp>(static_cast<int>(d)); }
 

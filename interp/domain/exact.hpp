@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "interp/domain/rational.hpp"
+#include "interp/domain/domain.hpp"
 
 namespace shlo {
 
@@ -69,5 +70,6 @@ class ExactDomain {
   /// -1, 0, +1 as for a <=> b on the extended line.
   static int cmp(const Scalar& a, const Scalar& b);
 };
+static_assert(Domain<ExactDomain>);
 
 }  // namespace shlo

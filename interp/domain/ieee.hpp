@@ -22,6 +22,7 @@
 #include <string>
 #include <string_view>
 
+#include "interp/domain/domain.hpp"
 #include "interp/domain/rational.hpp"
 
 namespace shlo {
@@ -66,6 +67,7 @@ class IeeeDomain {
 
 using F32Domain = IeeeDomain<float>;
 using F64Domain = IeeeDomain<double>;
+static_assert(Domain<F32Domain> && Domain<F64Domain>);
 extern template class IeeeDomain<float>;
 extern template class IeeeDomain<double>;
 

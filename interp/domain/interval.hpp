@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "interp/domain/big_interval.hpp"
+#include "interp/domain/domain.hpp"
 #include "interp/domain/rational.hpp"
 
 namespace shlo {
@@ -69,5 +70,6 @@ class IntervalDomain {
   void check(const Scalar& r, const char* op, const Scalar& a) const;
   mpfr_prec_t precision_;
 };
+static_assert(Domain<IntervalDomain>);
 
 }  // namespace shlo

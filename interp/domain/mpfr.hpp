@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "interp/domain/big_float.hpp"
+#include "interp/domain/domain.hpp"
 #include "interp/domain/rational.hpp"
 
 namespace shlo {
@@ -65,5 +66,6 @@ class MpfrDomain {
   Scalar from_parsed(const Literal& lit) const;
   mpfr_prec_t precision_;
 };
+static_assert(Domain<MpfrDomain>);
 
 }  // namespace shlo

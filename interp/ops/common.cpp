@@ -39,9 +39,15 @@ Op region_binary_op(const Region& r, const char* what) {
   switch (inst.op) {
     case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
       return inst.op;
-    default:
-      throw OpError(std::string("unsupported ") + what + " region op stablehlo." + op_name(inst.op));
+    case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log:
+    case Op::Sqrt: case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Compare: case Op::Select:
+    case Op::Convert: case Op::Constant: case Op::Iota: case Op::BroadcastInDim: case Op::Reshape:
+    case Op::Transpose: case Op::Reverse: case Op::Slice: case Op::Pad: case Op::Concatenate:
+    case Op::DotGeneral: case Op::Convolution: case Op::Reduce: case Op::ReduceWindow:
+    case Op::SelectAndScatter: case Op::AllReduce:
+      break;
   }
+  throw OpError(std::string("unsupported ") + what + " region op stablehlo." + op_name(inst.op));
 }
 
 CompareDirection region_compare(const Region& r) {

@@ -64,8 +64,14 @@ typename D::Scalar combine(const D& d, Op op, const typename D::Scalar& acc, con
     case Op::Divide: return d.div(acc, x);
     case Op::Maximum: return d.max(acc, x);
     case Op::Minimum: return d.min(acc, x);
-    default: throw OpError(std::string("unsupported combiner stablehlo.") + op_name(op));
+    case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log:
+    case Op::Sqrt: case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Compare: case Op::Select:
+    case Op::Convert: case Op::Constant: case Op::Iota: case Op::BroadcastInDim: case Op::Reshape:
+    case Op::Transpose: case Op::Reverse: case Op::Slice: case Op::Pad: case Op::Concatenate:
+    case Op::DotGeneral: case Op::Convolution: case Op::Reduce: case Op::ReduceWindow:
+    case Op::SelectAndScatter: case Op::AllReduce: throw OpError(std::string("unsupported combiner stablehlo.") + op_name(op));
   }
+  throw OpError("not an op");
 }
 
 /// Decides a comparison; an undecidable one (interval enclosures that overlap) is an error.

@@ -1,0 +1,105 @@
+#include "cli/agree_cmd.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "ast/expr.hpp"
+#include "ast/mlir_parse.hpp"
+#include "interp/domain/domain_spec.hpp"
+#include "interp/program_inputs.hpp"
+#include "interp/run.hpp"
+#include "oracle/program_agree.hpp"
+
+namespace shlo::cli {
+
+namespace {
+
+struct AgreeArgs {
+  std::string file, domain = "f64", inputs_dir, range = "0,1", run_instead;
+  int replicas = 1;
+  std::int64_t seed = -1;
+};
+
+[[noreturn]] void bad_input(const std::string& message) {
+  std::cerr << "shlo agree: " << message << "\n";
+  throw CLI::RuntimeError(2);
+}
+
+template <class D>
+void agree_in(const D& d, const Module& m, const Module* run_instead, const AgreeArgs& args) {
+  if constexpr (!kAgreeDomain<D>) {
+    bad_input("--domain " + d.name() + ": den reads its inputs back from the text's values exactly, so agree runs in exact, f64 or f32");
+  } else {
+    std::vector<std::vector<Value<D>>> inputs;
+    try {
+      InputArrays in = args.seed >= 0 ? [&] {
+        const auto [lo, hi] = parse_range(args.range);
+        return random_inputs(m.function, static_cast<std::uint64_t>(args.seed), args.replicas, lo, hi);
+      }()
+                                      : read_inputs(m.function, args.inputs_dir, args.replicas);
+      inputs = npy_values(d, m.function, in);
+    } catch (const InputError& e) {
+      bad_input(e.what());
+    }
+    ProgramAgreement a;
+    try {
+      a = agree_program(m, d, std::move(inputs), args.replicas, run_instead);
+    } catch (const RunError& e) {
+      bad_input(std::string("the text does not run in ") + d.name() + ": " + e.what());
+    } catch (const ExprError& e) {
+      bad_input(m.file + ": the lift stopped: " + e.what());
+    }
+    std::fputs(format_agreement(a).c_str(), stdout);
+    if (!a.pass()) throw CLI::RuntimeError(1);
+  }
+}
+
+}  // namespace
+
+void add_agree_command(CLI::App& app) {
+  auto args = std::make_shared<AgreeArgs>();
+  auto* cmd = app.add_subcommand(
+      "agree",
+      "den against the text on a whole program: lift it, run the text op by op, and compare every\n"
+      "lifted node's den (on the text's values of its inputs) with the text's value of that node.\n"
+      "exact: equal; f64, f32: within a per-node rounding allowance. Verbatim lines run as text.\n"
+      "One row per output (PASS, FAIL, TEXT: no node gives it, N/C: not comparable), then the count\n"
+      "of values compared and the first disagreeing node with its line.\n"
+      "Exit 0: every compared value agrees; 1: a disagreement (or nothing compared); 2: bad input.");
+  cmd->add_option("file", args->file, "the .mlir file")->required();
+  cmd->add_option("--domain,-d", args->domain, "exact | f64 | f32")->capture_default_str();
+  cmd->add_option("--replicas,-r", args->replicas, "number of replicas R")->capture_default_str()->check(CLI::Range(1, 4096));
+  auto* in = cmd->add_option("--inputs,-i", args->inputs_dir, "folder of input .npy files (as shlo run reads them)");
+  auto* rnd = cmd->add_option("--random-inputs", args->seed, "draw inputs from this seed instead")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--range", args->range, "LO,HI for --random-inputs")->capture_default_str()->needs(rnd);
+  in->excludes(rnd);
+  cmd->add_option("--run-instead", args->run_instead,
+                  "a control: run this text (the same names, one change) against FILE's lift; it must fail");
+  cmd->callback([args]() {
+    if (args->inputs_dir.empty() && args->seed < 0) bad_input("give --inputs DIR or --random-inputs SEED");
+    Module m;
+    try {
+      m = parse_module_file(args->file);
+    } catch (const ParseError& e) {
+      bad_input(e.what());
+    }
+    Module other;
+    if (!args->run_instead.empty()) {
+      try {
+        other = parse_module_file(args->run_instead);
+      } catch (const ParseError& e) {
+        bad_input(e.what());
+      }
+    }
+    AnyDomain domain;
+    try {
+      domain = parse_domain(args->domain);
+    } catch (const DomainError& e) {
+      bad_input(e.what());
+    }
+    with_domain(domain, [&](const auto& d) { agree_in(d, m, args->run_instead.empty() ? nullptr : &other, *args); });
+  });
+}
+
+}  // namespace shlo::cli

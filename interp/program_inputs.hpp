@@ -1,0 +1,104 @@
+// A program's inputs on R replicas: read from .npy files or drawn from a seed, checked against
+// the arguments' types, and turned into domain values. This is the one place where .npy data
+// becomes domain values: `shlo run`, `shlo check` and `shlo agree` all read inputs through it.
+//
+// File layout (what `shlo run --out` writes): DIR/<arg>.npy (the argument name without %),
+// shared by every replica, or DIR/r<k>/<arg>.npy, or DIR/r<k>/inputs/<arg>.npy per replica.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "ast/program.hpp"
+#include "interp/npy.hpp"
+#include "interp/ops/common.hpp"
+
+namespace shlo {
+
+/// A missing, unreadable or misshaped input: names the file (or the argument) and the mismatch.
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// DIR/r<k>/NAME when that exists, else DIR/NAME (shared by every replica).
+std::string replica_file(const std::string& dir, int replica, const std::string& name);
+/// An input: DIR/r<k>/NAME, DIR/r<k>/inputs/NAME (saved by a drawn run on R > 1), else DIR/NAME.
+std::string replica_input(const std::string& dir, int replica, const std::string& name);
+
+/// Arrays for every argument of every replica, with where each came from (for messages).
+struct InputArrays {
+  std::vector<std::vector<NpyArray>> arrays;      // [replica][argument]
+  std::vector<std::vector<std::string>> sources;  // [replica][argument]: the file, or the argument
+};
+
+/// Reads the arguments' files from DIR; each is checked against its argument's type (shape;
+/// f32 or f64 data for a float argument, bool for i1). Throws InputError.
+InputArrays read_inputs(const Function& f, const std::string& dir, int replicas);
+
+/// "LO,HI" (two numbers, LO < HI); throws InputError otherwise.
+std::pair<double, double> parse_range(const std::string& text);
+
+/// Float32-representable values uniform in [lo, hi), deterministic in (seed, replica,
+/// argument); random bits for i1 arguments.
+InputArrays random_inputs(const Function& f, std::uint64_t seed, int replicas, double lo, double hi);
+
+/// Writes the arrays as DIR/inputs/<arg>.npy (DIR/r<k>/inputs/ when there are several replicas).
+void save_inputs(const Function& f, const InputArrays& in, const std::string& dir);
+
+/// One array as a value of `type` in domain d (floats through d.from_double: exact in the
+/// exact and interval domains, rounded once in f32). Throws InputError naming `source`.
+template <Domain D>
+Value<D> npy_value(const D& d, const NpyArray& a, const TensorType& type, const std::string& source) {
+  if (a.shape != type.shape)
+    throw InputError(source + ": shape is " + shape_to_string(a.shape) + ", expected " + to_string(type));
+  if (type.element == ElementType::I1) {
+    if (a.dtype() != NpyDtype::Bool) throw InputError(source + ": dtype is " + to_string(a.dtype()) + ", expected bool");
+    return PredTensor(a.shape, std::get<std::vector<std::uint8_t>>(a.data));
+  }
+  std::vector<typename D::Scalar> values;
+  std::visit(
+      [&](const auto& v) {
+        using E = typename std::decay_t<decltype(v)>::value_type;
+        if constexpr (std::is_same_v<E, float> || std::is_same_v<E, double>) {
+          values.reserve(v.size());
+          try {
+            for (auto x : v) values.push_back(d.from_double(static_cast<double>(x)));
+          } catch (const std::exception& e) {  // NaN into exact, say
+            throw InputError(source + ": " + e.what());
+          }
+        } else {
+          throw InputError(source + ": dtype is " + to_string(a.dtype()) + ", expected f32 or f64");
+        }
+      },
+      a.data);
+  return Tensor<typename D::Scalar>(a.shape, std::move(values));
+}
+
+/// Every argument of every replica as domain values: out[replica][argument]. `sources` names
+/// the files in messages (the argument's name where it is empty).
+template <Domain D>
+std::vector<std::vector<Value<D>>> npy_values(const D& d, const Function& f, const std::vector<std::vector<NpyArray>>& arrays,
+                                              const std::vector<std::vector<std::string>>& sources = {}) {
+  std::vector<std::vector<Value<D>>> out(arrays.size());
+  for (std::size_t r = 0; r < arrays.size(); ++r) {
+    if (arrays[r].size() != f.arguments.size())
+      throw InputError("replica " + std::to_string(r) + ": " + std::to_string(arrays[r].size()) + " inputs for " +
+                       std::to_string(f.arguments.size()) + " arguments");
+    for (std::size_t i = 0; i < f.arguments.size(); ++i) {
+      const std::string source = r < sources.size() && i < sources[r].size() ? sources[r][i] : "input " + f.arguments[i].name;
+      out[r].push_back(npy_value(d, arrays[r][i], f.arguments[i].type, source));
+    }
+  }
+  return out;
+}
+template <Domain D>
+std::vector<std::vector<Value<D>>> npy_values(const D& d, const Function& f, const InputArrays& in) {
+  return npy_values(d, f, in.arrays, in.sources);
+}
+
+}  // namespace shlo

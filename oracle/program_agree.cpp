@@ -1,0 +1,508 @@
+#include "oracle/program_agree.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+
+#include "ast/emit.hpp"
+#include "ast/lift.hpp"
+#include "interp/den.hpp"
+#include "interp/run.hpp"
+#include "oracle/text_case.hpp"
+
+namespace shlo {
+
+const char* to_string(BatchReading r) {
+  switch (r) {
+    case BatchReading::Whole: return "whole";
+    case BatchReading::PerRow: return "per row";
+    case BatchReading::BatchSum: return "batch sum";
+  }
+  return "?";
+}
+
+const NodeAgreement* ProgramAgreement::first_failure() const {
+  for (const auto& n : nodes)
+    if (n.compared && !n.agree) return &n;
+  return nullptr;
+}
+
+namespace {
+
+// The literal-string fields and the real field each spells (SHLO_SEMANTICS.md 2.6, source 1).
+
+// A lifted node and the names the text gives its value and its children's values.
+struct Site {
+  const Expr* node;
+  std::string result;
+  std::vector<std::string> children;  // per child (an allReduceMeanF: the one name, per replica)
+};
+
+// Replays the printer's name stack over the render, token by token, so that every node is
+// paired with the name of its value: emit_render(lift(m)) is the text, so these are the
+// text's names.
+class SiteCollector {
+ public:
+  explicit SiteCollector(std::int64_t batch) : batch_(batch) {}
+  std::vector<Site> sites;
+
+  void item(const Expr& e, std::int64_t counter) {
+    tokens_ = to_tokens(skel(e));
+    next_ = 0;
+    if (counter >= 0) state_.counter = counter;
+    state_.stack.clear();
+    walk(e);
+  }
+
+ private:
+  std::string walk(const Expr& e) {
+    const bool family = e.spec->arity == Arity::Family;
+    std::vector<std::string> kids;
+    for (std::size_t k = 0; k < (family ? std::min<std::size_t>(1, e.children.size()) : e.children.size()); ++k)
+      kids.push_back(walk(*e.children[k]));
+    emit_tokens(batch_, {tokens_.at(next_++)}, state_);
+    const std::string result = state_.stack.empty() ? "%MALFORMED" : state_.stack.back();
+    if (e.spec->arity != Arity::Leaf) sites.push_back({&e, result, kids});
+    return result;
+  }
+
+  std::int64_t batch_;
+  std::vector<Token> tokens_;
+  std::size_t next_ = 0;
+  EmitState state_;
+};
+
+// A node could not be compared: why.
+struct NotComparable {
+  std::string why;
+};
+
+// A shape disagreement between den's index and the text's type: a finding, not a skip.
+struct Mismatch {
+  std::string what;
+};
+
+template <class D>
+class NodeJudge {
+ public:
+  using S = typename D::Scalar;
+  static constexpr bool kFloat = std::is_floating_point_v<S>;
+
+  NodeJudge(const D& d, const std::vector<std::unordered_map<std::string, Value<D>>>& values, std::int64_t batch)
+      : d_(d), values_(values), batch_(batch) {}
+
+  void judge(const Site& site, NodeAgreement& out) {
+    auto not_comparable = [&](std::string why) {
+      out.compared = false;
+      out.agree = true;
+      out.why_not = std::move(why);
+    };
+    try {
+      judge_or_throw(site, out);
+      out.compared = true;
+    } catch (const NotComparable& n) {
+      not_comparable(n.why);
+    } catch (const ExprError& e) {
+      not_comparable(std::string("den: ") + e.what());
+    } catch (const DomainError& e) {  // den needs what the domain cannot give (exp in exact)
+      not_comparable(std::string("den: ") + e.what());
+    }
+  }
+
+ private:
+  // What den's copy of an input holds: a row (-1: the whole), zeros, absolute values.
+  struct Setting {
+    std::int64_t row = -1;
+    bool zero = false, absolute = false;
+    bool operator==(const Setting&) const = default;
+  };
+  // One input of the node: its value on every row, and where den reads it.
+  struct Input {
+    std::string label;                 // "child 0 (%v3)", "W (%W0)"
+    int child = -1;                    // child index, or -1 for a real field
+    std::string field;                 // the real field
+    std::int64_t length = 0;           // what den reads
+    bool per_row = false;              // the text holds B rows of it
+    std::vector<Rational> values;      // all of the text's elements
+    std::optional<Setting> set;        // what den's copy of it holds now
+  };
+
+  const std::vector<S>& tensor(int replica, const std::string& name, const std::string& what) const {
+    const auto& env = values_.at(static_cast<std::size_t>(replica));
+    const auto it = env.find(name);
+    if (it == env.end()) throw NotComparable{what + ": the text has no value " + name};
+    const auto* t = std::get_if<Tensor<S>>(&it->second);
+    if (!t) throw NotComparable{what + ": " + name + " is a predicate"};
+    return t->data;
+  }
+
+  std::vector<Rational> exact_values(const std::vector<S>& v, const std::string& what) const {
+    std::vector<Rational> out;
+    out.reserve(v.size());
+    for (const auto& x : v) {
+      if constexpr (kFloat) {
+        if (!std::isfinite(x)) throw NotComparable{what + " holds a non-finite value"};
+        out.push_back(rational_from_double(static_cast<double>(x)));
+      } else {
+        if (!x.finite()) throw NotComparable{what + " holds an infinity"};
+        out.push_back(x.q);
+      }
+    }
+    return out;
+  }
+
+  Input make_input(const std::vector<S>& text, std::string label, std::int64_t length) const {
+    Input in;
+    in.label = std::move(label);
+    in.length = length;
+    const auto n = static_cast<std::int64_t>(text.size());
+    if (n == length) {
+      in.per_row = false;
+    } else if (batch_ > 1 && n == batch_ * length) {
+      in.per_row = true;
+    } else {
+      throw Mismatch{in.label + " has " + std::to_string(n) + " elements in the text; den reads " + std::to_string(length) +
+                     (batch_ > 1 ? " (or B = " + std::to_string(batch_) + " rows of it)" : std::string())};
+    }
+    in.values = exact_values(text, in.label);
+    return in;
+  }
+
+  std::vector<Input> inputs(const Site& site, int replica, Expr& eval) const {
+    const Expr& e = *site.node;
+    std::vector<Input> in;
+    // Children: the text's values of their results (each replica's, for an allReduceMeanF).
+    if (e.spec->arity == Arity::Family) {
+      for (std::size_t r = 0; r < e.children.size(); ++r) {
+        const std::string& name = site.children.at(0);
+        in.push_back(make_input(tensor(static_cast<int>(r), name, "child"), "replica " + std::to_string(r) + "'s " + name,
+                                e.children[r]->length()));
+        in.back().child = static_cast<int>(r);
+      }
+    } else {
+      for (std::size_t k = 0; k < e.children.size(); ++k) {
+        const std::string& name = site.children.at(k);
+        in.push_back(make_input(tensor(replica, name, "child"), "child " + std::to_string(k) + " (" + name + ")", e.children[k]->length()));
+        in.back().child = static_cast<int>(k);
+      }
+    }
+    // Real fields: from the SSA values the name fields read, from literal strings, or (when
+    // nothing prints them, so den does not read them) zeros.
+    std::map<std::string, bool> filled;
+    for (const TextInput& ni : e.spec->inputs) {  // the row's text inputs
+      const std::string value = ni.value;
+      if (value.rfind("1-", 0) == 0) continue;  // the text's 1 - beta; den reads beta itself
+      const auto s = e.strings.find(ni.field);
+      if (s == e.strings.end()) throw NotComparable{std::string("the field ") + ni.field + " was not recovered from the text"};
+      in.push_back(make_input(tensor(replica, s->second, ni.field), value + " (" + s->second + ")", field_length(e, value)));
+      in.back().field = value;
+      filled[value] = true;
+    }
+    for (const RealField& f : e.spec->reals) {  // the row's literal-valued fields (lrStr -> lr, ...)
+      if (f.draw != Draw::FromLiteral) continue;
+      const std::string string_field = f.literal;
+      const auto s = e.strings.find(string_field);
+      if (s == e.strings.end()) continue;
+      const Literal lit = parse_literal(s->second);
+      if (lit.kind != Literal::Kind::Finite) throw NotComparable{string_field + " = " + s->second + " is not finite"};
+      eval.reals[f.name] = {lit.value};
+      filled[f.name] = true;
+    }
+    for (const RealField& f : e.spec->reals)
+      if (!filled.count(f.name)) eval.reals[f.name] = std::vector<Rational>(static_cast<std::size_t>(eval_length(f.length, e.nats)), Rational(0));
+    return in;
+  }
+
+  static std::int64_t field_length(const Expr& e, const std::string& name) {
+    for (const RealField& f : e.spec->reals)
+      if (name == f.name) return eval_length(f.length, e.nats);
+    throw NotComparable{"den has no field " + name};
+  }
+
+  // den with the inputs set to row `row` of the per-row ones (the whole of the others);
+  // `zero_children`: den_0, at a zero cotangent; `absolute`: on |inputs|. An input is only
+  // rewritten when what den should read of it changed (a weight is set once, not per row).
+  std::vector<S> den_at(Expr& eval, std::vector<std::shared_ptr<Expr>>& leaves, std::vector<Input>& in, std::int64_t row,
+                        bool zero_children, bool absolute, const std::string& constructor) {
+    for (auto& x : in) {
+      const bool zero = x.child >= 0 && zero_children;
+      const Setting want{x.per_row && !zero ? row : -1, zero, absolute};
+      if (x.set && *x.set == want) continue;
+      x.set = want;
+      std::vector<Rational> v;
+      if (zero) {
+        v.assign(static_cast<std::size_t>(x.length), Rational(0));
+      } else {
+        const auto base = x.per_row ? static_cast<std::size_t>(row * x.length) : 0;
+        v.assign(x.values.begin() + static_cast<std::ptrdiff_t>(base), x.values.begin() + static_cast<std::ptrdiff_t>(base + x.length));
+      }
+      if (absolute)
+        for (auto& q : v) q = boost::multiprecision::abs(q);
+      if (x.child >= 0) leaves[static_cast<std::size_t>(x.child)]->reals["v"] = std::move(v);
+      else eval.reals[x.field] = std::move(v);
+    }
+    auto r = denote(d_, eval);
+    if (!r.events.empty())
+      throw NotComparable{"den: " + r.events[0].kind + " in " + constructor + " (element " + std::to_string(r.events[0].index) + ")"};
+    return std::move(r.value);
+  }
+
+  void judge_or_throw(const Site& site, NodeAgreement& out) {
+    const Expr& e = *site.node;
+    for (const auto& [name, value] : e.nats)
+      if (value == 0) throw NotComparable{"its shape parameter " + name + " is not printed (the lift could not recover it)"};
+    Expr eval;
+    eval.spec = e.spec;
+    eval.nats = e.nats;
+    eval.strings = e.strings;
+    eval.ds = e.ds;
+    eval.replicas = e.replicas;
+    const std::int64_t length = e.length();
+    const std::vector<S>& text = tensor(out.replica, site.result, "the node's value");
+    std::vector<Input> in;
+    try {
+      in = inputs(site, out.replica, eval);
+    } catch (const Mismatch& m) {
+      return fail(out, m.what);
+    }
+    std::vector<std::shared_ptr<Expr>> leaves;
+    for (const auto& child : e.children) {
+      auto leaf = std::make_shared<Expr>();
+      leaf->spec = find_constructor("operand");
+      leaf->nats["n"] = child->length();
+      leaf->strings["name"] = "%in";
+      leaves.push_back(leaf);
+      eval.children.push_back(leaf);
+    }
+    bool batched = false;
+    std::int64_t scalars = 16;
+    for (const auto& x : in) {
+      batched = batched || x.per_row;
+      scalars += x.length;
+    }
+    const auto n = static_cast<std::int64_t>(text.size());
+    if (n == batch_ * length && batch_ > 1) out.reading = BatchReading::PerRow;
+    else if (n == length) out.reading = batched ? BatchReading::BatchSum : BatchReading::Whole;
+    else
+      return fail(out, "the text's value has " + std::to_string(n) + " elements; den's index is " + std::to_string(length) +
+                           " (B = " + std::to_string(batch_) + ")");
+
+    const std::string c = e.spec->name;
+    std::vector<S> den;             // den's reading of the text's value
+    std::vector<double> magnitude;  // float domains: M of the allowance
+    const std::int64_t rows = out.reading == BatchReading::Whole ? 1 : batch_;
+    if (out.reading == BatchReading::BatchSum) {
+      const std::vector<S> zero = den_at(eval, leaves, in, 0, true, false, c);
+      den = zero;
+      magnitude.assign(zero.size(), 0.0);
+      for (std::size_t i = 0; i < zero.size(); ++i) magnitude[i] = std::fabs(d_.to_double(zero[i]));
+      for (std::int64_t b = 0; b < rows; ++b) {
+        const std::vector<S> y = den_at(eval, leaves, in, b, false, false, c);
+        for (std::size_t i = 0; i < den.size(); ++i) {
+          den[i] = d_.add(den[i], d_.sub(y[i], zero[i]));
+          magnitude[i] += std::fabs(d_.to_double(y[i]));
+        }
+      }
+      scalars += 2 * batch_;
+    } else {
+      for (std::int64_t b = 0; b < rows; ++b) {
+        std::vector<S> y = den_at(eval, leaves, in, b, false, false, c);
+        den.insert(den.end(), y.begin(), y.end());
+      }
+      if (kFloat && den.size() == text.size()) {
+        // M is only needed where |den - text| exceeds the allowance without it (cancellation):
+        // den on |inputs| is evaluated for those rows alone, which gives the same verdicts as
+        // evaluating it everywhere at a fraction of the cost.
+        magnitude.assign(den.size(), 0.0);
+        const std::int64_t width = static_cast<std::int64_t>(den.size()) / rows;
+        for (std::int64_t b = 0; b < rows; ++b) {
+          bool needed = false;
+          for (std::int64_t i = b * width; i < (b + 1) * width && !needed; ++i)
+            needed = !within(den[static_cast<std::size_t>(i)], text[static_cast<std::size_t>(i)], 0.0, gamma_of(scalars));
+          if (!needed) continue;
+          const std::vector<S> m = den_at(eval, leaves, in, b, false, true, c);
+          for (std::int64_t i = 0; i < width; ++i)
+            magnitude[static_cast<std::size_t>(b * width + i)] = std::fabs(d_.to_double(m[static_cast<std::size_t>(i)]));
+        }
+      }
+    }
+    compare(den, text, magnitude, scalars, length, out);
+  }
+
+  // gamma_K = K u / (1 - K u) for K scalars read (0 in exact arithmetic).
+  static double gamma_of(std::int64_t scalars) {
+    if constexpr (!kFloat) {
+      return 0;
+    } else {
+      const double u = std::ldexp(1.0, -std::numeric_limits<S>::digits);
+      const double k = static_cast<double>(scalars);
+      return k * u < 1 ? k * u / (1 - k * u) : std::numeric_limits<double>::infinity();
+    }
+  }
+
+  // |den - text| <= gamma (|den| + |text| + M); equality in exact arithmetic.
+  static bool within(const S& den, const S& text, double magnitude, double gamma) {
+    if constexpr (kFloat) {
+      const double a = static_cast<double>(den), b = static_cast<double>(text);
+      return std::fabs(a - b) <= gamma * (std::fabs(a) + std::fabs(b) + magnitude);
+    } else {
+      return den == text;
+    }
+  }
+
+  void compare(const std::vector<S>& den, const std::vector<S>& text, const std::vector<double>& magnitude, std::int64_t scalars,
+               std::int64_t length, NodeAgreement& out) {
+    out.elements = static_cast<std::int64_t>(text.size());
+    if (den.size() != text.size())
+      return fail(out, "den gives " + std::to_string(den.size()) + " values, the text " + std::to_string(text.size()));
+    const double gamma = gamma_of(scalars);
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const double m = i < magnitude.size() ? magnitude[i] : 0.0;
+      double allowance = 0;
+      if constexpr (kFloat) {
+        const double a = static_cast<double>(den[i]), b = static_cast<double>(text[i]);
+        if (!std::isfinite(a) || !std::isfinite(b)) {
+          if (a == b) continue;
+          throw NotComparable{"a non-finite value at element " + std::to_string(i)};
+        }
+        allowance = gamma * (std::fabs(a) + std::fabs(b) + m);
+        out.max_difference = std::max(out.max_difference, std::fabs(a - b));
+      }
+      const bool same = within(den[i], text[i], m, gamma);
+      if (!same && out.agree) {
+        const auto flat = static_cast<std::int64_t>(i);
+        std::string where = "element " + std::to_string(flat);
+        if (out.reading == BatchReading::PerRow) where = "row " + std::to_string(flat / length) + ", element " + std::to_string(flat % length);
+        std::string detail = where + ": den = " + d_.to_string(den[i]) + ", text = " + d_.to_string(text[i]);
+        if constexpr (kFloat) {
+          char buf[64];
+          std::snprintf(buf, sizeof buf, " (allowance %.3g)", allowance);
+          detail += buf;
+        }
+        fail(out, detail);
+      }
+    }
+  }
+
+  void fail(NodeAgreement& out, const std::string& detail) const {
+    out.agree = false;
+    out.detail = detail;
+  }
+
+  const D& d_;
+  const std::vector<std::unordered_map<std::string, Value<D>>>& values_;
+  std::int64_t batch_;
+};
+
+}  // namespace
+
+template <Domain D>
+ProgramAgreement agree_program(const Module& m, const D& d, std::vector<std::vector<Value<D>>> inputs, int replicas,
+                               const Module* run_instead) {
+  ProgramAgreement out;
+  out.file = m.file;
+  out.domain = d.name();
+  out.replicas = replicas;
+  const Lifted lifted = lift(m);
+  out.batch = lifted.render.batch;
+  out.instructions = lifted.report.instructions;
+  out.in_nodes = lifted.report.as_nodes;
+  out.verbatim = lifted.report.verbatim;
+
+  SiteCollector collector(lifted.render.batch);
+  for (const auto& item : lifted.render.items)
+    if (item.expr) collector.item(*item.expr, item.counter);
+
+  RunOptions options;
+  options.replicas = replicas;
+  options.keep_values = true;
+  const Module& text = run_instead ? *run_instead : m;
+  const RunResult<D> run = run_program(text, d, std::move(inputs), options);
+
+  std::map<std::string, int> line_of;
+  for (const Instruction* inst : instructions(text.function)) line_of[inst->result] = inst->location.line;
+  // Text order: by the line that defines the node's value.
+  std::vector<const Site*> order;
+  for (const auto& s : collector.sites) order.push_back(&s);
+  std::stable_sort(order.begin(), order.end(), [&](const Site* a, const Site* b) { return line_of[a->result] < line_of[b->result]; });
+
+  NodeJudge<D> judge(d, run.values, out.batch);
+  std::map<std::pair<int, std::string>, std::size_t> by_result;  // (replica, name) -> node
+  for (const Site* site : order)
+    for (int r = 0; r < replicas; ++r) {
+      NodeAgreement n;
+      n.result = site->result;
+      n.constructor = site->node->spec->name;
+      n.line = line_of[site->result];
+      n.replica = r;
+      judge.judge(*site, n);
+      if (n.compared) {
+        ++out.compared;
+        out.elements += n.elements;
+        out.failed += !n.agree;
+      } else {
+        ++out.not_comparable;
+      }
+      by_result[{r, n.result}] = out.nodes.size();
+      out.nodes.push_back(std::move(n));
+    }
+
+  const Function& f = m.function;
+  for (int r = 0; r < replicas; ++r)
+    for (std::size_t i = 0; i < f.return_values.size(); ++i) {
+      OutputAgreement o;
+      o.replica = r;
+      o.name = f.return_values[i];
+      o.type = f.return_types[i];
+      const auto it = by_result.find({r, o.name});
+      if (it == by_result.end()) {
+        o.verdict = "TEXT";
+        o.detail = "no lifted node gives this value (a verbatim line or an argument)";
+      } else {
+        const NodeAgreement& n = out.nodes[it->second];
+        o.constructor = n.constructor;
+        o.verdict = !n.compared ? "N/C" : n.agree ? "PASS" : "FAIL";
+        o.detail = !n.compared ? n.why_not : n.agree ? std::string(to_string(n.reading)) : n.detail;
+      }
+      out.outputs.push_back(std::move(o));
+    }
+  return out;
+}
+
+template ProgramAgreement agree_program(const Module&, const ExactDomain&, std::vector<std::vector<Value<ExactDomain>>>, int, const Module*);
+template ProgramAgreement agree_program(const Module&, const F64Domain&, std::vector<std::vector<Value<F64Domain>>>, int, const Module*);
+template ProgramAgreement agree_program(const Module&, const F32Domain&, std::vector<std::vector<Value<F32Domain>>>, int, const Module*);
+
+std::string format_agreement(const ProgramAgreement& a) {
+  std::string s;
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%s in %s on %d replica(s), B = %lld: %d of %d instructions in lifted nodes, %d verbatim\n",
+                a.file.c_str(), a.domain.c_str(), a.replicas, static_cast<long long>(a.batch), a.in_nodes, a.instructions, a.verbatim);
+  s += buf;
+  std::snprintf(buf, sizeof buf, "%-8s %-10s %-22s %-16s %-7s %s\n", "replica", "output", "type", "node", "verdict", "");
+  s += buf;
+  for (const auto& o : a.outputs) {
+    std::snprintf(buf, sizeof buf, "%-8d %-10s %-22s %-16s %-7s %s\n", o.replica, o.name.c_str(), to_string(o.type).c_str(),
+                  o.constructor.empty() ? "-" : o.constructor.c_str(), o.verdict.c_str(), o.detail.c_str());
+    s += buf;
+  }
+  std::snprintf(buf, sizeof buf, "values compared: %lld (%lld elements), not comparable: %lld, disagreeing: %lld\n",
+                static_cast<long long>(a.compared), static_cast<long long>(a.elements), static_cast<long long>(a.not_comparable),
+                static_cast<long long>(a.failed));
+  s += buf;
+  int shown = 0;
+  for (const auto& n : a.nodes)
+    if (!n.compared && shown++ < 5) s += "  not comparable: " + n.result + " = " + n.constructor + " (line " + std::to_string(n.line) + "): " + n.why_not + "\n";
+  if (const NodeAgreement* f = a.first_failure())
+    s += "first disagreement: " + f->result + " = " + f->constructor + " at " + a.file + ":" + std::to_string(f->line) + " (replica " +
+         std::to_string(f->replica) + ", " + to_string(f->reading) + "): " + f->detail + "\n";
+  s += a.pass() ? "PASS\n" : a.compared == 0 ? "FAIL: no value was compared\n" : "FAIL\n";
+  return s;
+}
+
+}  // namespace shlo

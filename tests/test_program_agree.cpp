@@ -1,0 +1,173 @@
+// shlo agree: den of a program's lifted nodes against the op-level run of its text. Each
+// passing case has a control that must fail: the lift of the text against the run of the same
+// text with one constant or one operand changed (the lift reads fields from the text, so the
+// change must be made to the run alone, or it would be read back into den).
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "ast/mlir_parse.hpp"
+#include "interp/program_inputs.hpp"
+#include "oracle/program_agree.hpp"
+#include "oracle/text_case.hpp"
+#include "tests/expr_support.hpp"
+#include "tests/support.hpp"
+
+using namespace shlo;
+using namespace shlo::test;
+
+namespace {
+
+// Replaces the one occurrence of `from` in `text`.
+std::string replace_once(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  REQUIRE(text.find(from, at + 1) == std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+template <class D>
+ProgramAgreement agree_on_text(const D& d, const std::string& text, const std::string& run_text, std::uint64_t seed, double lo,
+                               double hi, int replicas = 1) {
+  const Module m = parse_module(text, "program.mlir");
+  const Module run = parse_module(run_text, "program.mlir");
+  const auto in = random_inputs(m.function, seed, replicas, lo, hi);
+  return agree_program(m, d, npy_values(d, m.function, in), replicas, &run);
+}
+
+const NodeAgreement* node_of(const ProgramAgreement& a, const std::string& constructor) {
+  for (const auto& n : a.nodes)
+    if (n.constructor == constructor) return &n;
+  return nullptr;
+}
+
+// addBcast(dotIn(x)) at B = 2, m = n = 2, as the printer writes it.
+const char* kAffine = R"(module @m {
+  func.func @f(%x: tensor<2x2xf32>, %W0: tensor<2x2xf32>, %b0: tensor<2xf32>) -> tensor<2x2xf32> {
+    %v0 = stablehlo.dot_general %x, %W0, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+    %v1 = stablehlo.broadcast_in_dim %b0, dims = [1] : (tensor<2xf32>) -> tensor<2x2xf32>
+    %v2 = stablehlo.add %v0, %v1 : tensor<2x2xf32>
+    return %v2 : tensor<2x2xf32>
+  }
+}
+)";
+
+std::vector<std::vector<Value<ExactDomain>>> affine_inputs() {
+  const ExactDomain E;
+  auto t = [&](Shape s, std::vector<const char*> v) {
+    std::vector<ExtRational> x;
+    for (const char* q : v) x.push_back(E.parse(q));
+    return Value<ExactDomain>(Tensor<ExtRational>(std::move(s), std::move(x)));
+  };
+  // x = [[1, 2], [3, 4]], W = [[1, 1], [0, 1]], b = [1/2, 1/4]: x W = [[1, 3], [3, 7]].
+  return {{t({2, 2}, {"1", "2", "3", "4"}), t({2, 2}, {"1", "1", "0", "1"}), t({2}, {"1/2", "1/4"})}};
+}
+
+}  // namespace
+
+TEST_CASE("agree: a hand-sized affine layer, row by row, exactly", "[agree]") {
+  const Module m = parse_module(kAffine, "affine.mlir");
+  const auto a = agree_program(m, ExactDomain{}, affine_inputs(), 1);
+  INFO(format_agreement(a));
+  CHECK(a.pass());
+  CHECK(a.batch == 2);
+  CHECK(a.compared == 2);  // dotIn and addBcast
+  CHECK(a.elements == 8);
+  REQUIRE(a.outputs.size() == 1);
+  CHECK(a.outputs[0].constructor == "addBcast");
+  CHECK(a.outputs[0].verdict == "PASS");
+  REQUIRE(node_of(a, "dotIn"));
+  CHECK(node_of(a, "dotIn")->reading == BatchReading::PerRow);
+
+  // Control: the text adds %v0 to itself. Row 0 of den is x_0 W + b = [3/2, 13/4]; the text's
+  // row 0 is 2 x_0 W = [2, 6].
+  const Module wrong = parse_module(replace_once(kAffine, "stablehlo.add %v0, %v1", "stablehlo.add %v0, %v0"), "affine.mlir");
+  const auto c = agree_program(m, ExactDomain{}, affine_inputs(), 1, &wrong);
+  CHECK_FALSE(c.pass());
+  CHECK(c.failed == 1);
+  REQUIRE(c.first_failure());
+  CHECK(c.first_failure()->constructor == "addBcast");
+  CHECK(c.first_failure()->line == 5);
+  CHECK(c.first_failure()->detail == "row 0, element 0: den = 3/2, text = 2");
+  CHECK(c.outputs[0].verdict == "FAIL");
+  CHECK(node_of(c, "dotIn")->agree);
+}
+
+TEST_CASE("agree: an allReduceMeanF block on two replicas, and its divisor changed", "[agree][replicas]") {
+  // allReduceMeanF(R = 2, t = "g", ds = [3]) over one named operand per replica.
+  const auto e = node("allReduceMeanF", {{"n", 3}}, {}, {leaf("%g", {"1", "2", "3"}), leaf("%g", {"5", "1/2", "-3"})}, {{"t", "g"}}, {3}, 2);
+  const TextCase tc = text_case(*e);
+  REQUIRE(tc.replicas == 2);
+  const Module m = parse_module(tc.text, "dp.mlir");
+  const ExactDomain E;
+  std::vector<std::vector<Value<ExactDomain>>> inputs(2);
+  for (int r = 0; r < 2; ++r) {
+    std::vector<ExtRational> v;
+    for (const auto& q : tc.inputs[static_cast<std::size_t>(r)].at("%g")) v.push_back(E.from_rational(q));
+    inputs[static_cast<std::size_t>(r)].push_back(Tensor<ExtRational>({3}, std::move(v)));
+  }
+  const auto a = agree_program(m, E, inputs, 2);
+  INFO(format_agreement(a));
+  CHECK(a.pass());
+  CHECK(a.compared == 2);  // the node, on each replica
+  REQUIRE(a.outputs.size() == 2);
+  CHECK(a.outputs[1].verdict == "PASS");
+
+  // Control: dividing by 3: element 0 is (1 + 5)/3 = 2 in the text, the mean 3 in den.
+  const Module wrong = parse_module(replace_once(tc.text, "dense<2.0>", "dense<3.0>"), "dp.mlir");
+  const auto c = agree_program(m, E, inputs, 2, &wrong);
+  REQUIRE(c.first_failure());
+  CHECK(c.first_failure()->constructor == "allReduceMeanF");
+  CHECK(c.first_failure()->detail == "element 0: den = 3, text = 2");
+}
+
+TEST_CASE("agree: linear_fwd exactly and in f64; a changed operand fails", "[agree][artifacts]") {
+  SHLO_REQUIRE_ARTIFACTS(dir);
+  const std::string text = read_file(dir + "/linear_fwd.mlir");
+  const auto exact = agree_on_text(ExactDomain{}, text, text, 1, -1, 1);
+  INFO(format_agreement(exact));
+  CHECK(exact.pass());
+  CHECK(exact.compared == 2);
+  const auto f64 = agree_on_text(F64Domain{}, text, text, 2, -1, 1);
+  CHECK(f64.pass());
+  const std::string wrong = replace_once(text, "stablehlo.add %v0, %v1", "stablehlo.add %v1, %v1");
+  const auto c = agree_on_text(F64Domain{}, text, wrong, 2, -1, 1);
+  REQUIRE(c.first_failure());
+  CHECK(c.first_failure()->constructor == "addBcast");
+}
+
+TEST_CASE("agree: linear_train_step in f64 (batch sums); a changed learning rate fails", "[agree][artifacts]") {
+  SHLO_REQUIRE_ARTIFACTS(dir);
+  const std::string text = read_file(dir + "/linear_train_step.mlir");
+  const auto a = agree_on_text(F64Domain{}, text, text, 3, -1, 1);
+  INFO(format_agreement(a));
+  CHECK(a.pass());
+  CHECK(a.not_comparable == 0);
+  REQUIRE(node_of(a, "weightSgd"));
+  CHECK(node_of(a, "weightSgd")->reading == BatchReading::BatchSum);
+  CHECK(node_of(a, "biasSgd")->reading == BatchReading::BatchSum);
+  CHECK(node_of(a, "softmaxDiv")->reading == BatchReading::PerRow);
+  // Control: the weight update's learning rate (line 14) moves by one in its last digit.
+  const std::string wrong = replace_once(text, "%v10 = stablehlo.constant dense<0.00078125>", "%v10 = stablehlo.constant dense<0.00078126>");
+  const auto c = agree_on_text(F64Domain{}, text, wrong, 3, -1, 1);
+  REQUIRE(c.first_failure());
+  CHECK(c.first_failure()->constructor == "weightSgd");
+  CHECK(c.first_failure()->line == 16);
+  CHECK(c.failed == 1);  // biasSgd has its own constant
+}
+
+TEST_CASE("agree: mlp_fwd in f64; the second relu's zero changed fails there", "[agree][artifacts][slow]") {
+  SHLO_REQUIRE_ARTIFACTS(dir);
+  const std::string text = read_file(dir + "/mlp_fwd.mlir");
+  const auto a = agree_on_text(F64Domain{}, text, text, 4, -0.5, 0.5);
+  INFO(format_agreement(a));
+  CHECK(a.pass());
+  CHECK(a.compared == 8);  // three dense layers (dotIn, addBcast) and two reluF
+  CHECK(a.elements == 395776);
+  // Control: the second relu clamps at 1/2 instead of 0 (line 11); the first stays correct.
+  const std::string wrong = replace_once(text, "%v8 = stablehlo.constant dense<0.0>", "%v8 = stablehlo.constant dense<0.5>");
+  const auto c = agree_on_text(F64Domain{}, text, wrong, 4, -0.5, 0.5);
+  REQUIRE(c.first_failure());
+  CHECK(c.first_failure()->constructor == "reluF");
+  CHECK(c.first_failure()->line == 12);
+}
