@@ -10,7 +10,6 @@
 #include <iostream>
 #include <limits>
 #include <memory>
-#include <random>
 
 #include "ast/mlir_parse.hpp"
 #include "cli/files.hpp"
@@ -18,6 +17,10 @@
 #include "interp/domain/domain_spec.hpp"
 #include "interp/npy.hpp"
 #include "interp/run.hpp"
+#ifdef SHLO_HAVE_MPI
+#include "interp/mpi/mpi_exchange.hpp"
+#endif
+#include "oracle/dp_check.hpp"
 
 namespace fs = std::filesystem;
 
@@ -28,8 +31,10 @@ namespace {
 struct RunArgs {
   std::string file, domain = "f32", inputs_dir, out_dir, range = "0,1";
   int replicas = 1;
+  int threads = 0;  // 0: every core
   std::int64_t seed = -1;
   bool profile = false;
+  bool mpi = false;
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -63,34 +68,16 @@ Value<D> to_value(const D& d, const NpyArray& a, const Argument& arg, const std:
   return Tensor<typename D::Scalar>(a.shape, std::move(values));
 }
 
-// Uniform float32-representable values in [lo, hi), deterministic in (seed, replica, argument).
-NpyArray random_array(const Argument& arg, std::uint64_t seed, int replica, std::size_t index, double lo, double hi) {
-  std::seed_seq seq{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32),
-                    static_cast<std::uint32_t>(replica), static_cast<std::uint32_t>(index)};
-  std::mt19937_64 gen(seq);
-  const std::int64_t n = num_elements(arg.type.shape);
-  if (arg.type.element == ElementType::I1) {
-    std::vector<std::uint8_t> v(static_cast<std::size_t>(n));
-    for (auto& b : v) b = static_cast<std::uint8_t>(gen() & 1);
-    return {arg.type.shape, v};
-  }
-  std::vector<float> v(static_cast<std::size_t>(n));
-  const float top = std::nextafter(static_cast<float>(hi), -std::numeric_limits<float>::infinity());
-  for (auto& x : v) {
-    const double u = static_cast<double>(gen() >> 40) * 0x1p-24;  // 24 random bits in [0, 1)
-    x = std::min(static_cast<float>(lo + (hi - lo) * u), top);
-  }
-  return {arg.type.shape, v};
-}
-
 std::string replica_dir(const std::string& base, int r, int replicas) {
   return replicas == 1 ? base : (fs::path(base) / ("r" + std::to_string(r))).string();
 }
 
+// The inputs of replicas first .. first+count-1 (all of them by default).
 template <class D>
-std::vector<std::vector<Value<D>>> load_inputs(const D& d, const Module& m, const RunArgs& args) {
+std::vector<std::vector<Value<D>>> load_inputs(const D& d, const Module& m, const RunArgs& args, int first = 0, int count = -1) {
   const Function& f = m.function;
-  std::vector<std::vector<Value<D>>> inputs(static_cast<std::size_t>(args.replicas));
+  if (count < 0) count = args.replicas;
+  std::vector<std::vector<Value<D>>> inputs;
   double lo = 0, hi = 1;
   if (args.seed >= 0) {
     const auto comma = args.range.find(',');
@@ -103,14 +90,15 @@ std::vector<std::vector<Value<D>>> load_inputs(const D& d, const Module& m, cons
     }
     if (!(lo < hi)) usage_error("--range needs LO < HI");
   }
-  for (int r = 0; r < args.replicas; ++r) {
+  for (int r = first; r < first + count; ++r) {
+    inputs.emplace_back();
     for (std::size_t i = 0; i < f.arguments.size(); ++i) {
       const Argument& arg = f.arguments[i];
       const std::string file = arg.name.substr(1) + ".npy";
       NpyArray a;
       std::string path;
       if (args.seed >= 0) {
-        a = random_array(arg, static_cast<std::uint64_t>(args.seed), r, i, lo, hi);
+        a = random_input(arg.type, static_cast<std::uint64_t>(args.seed), r, i, lo, hi);
         if (!args.out_dir.empty()) {
           const fs::path dir = fs::path(replica_dir(args.out_dir, r, args.replicas)) / "inputs";
           fs::create_directories(dir);
@@ -125,7 +113,7 @@ std::vector<std::vector<Value<D>>> load_inputs(const D& d, const Module& m, cons
           usage_error(std::string(e.what()) + " (input " + arg.name + ")");
         }
       }
-      inputs[static_cast<std::size_t>(r)].push_back(to_value(d, a, arg, path.empty() ? arg.name : path));
+      inputs.back().push_back(to_value(d, a, arg, path.empty() ? arg.name : path));
     }
   }
   return inputs;
@@ -225,8 +213,40 @@ void report(const D& d, const Module& m, const RunResult<D>& result, const RunAr
   }
 }
 
+#ifdef SHLO_HAVE_MPI
+// Replica r on MPI rank r (under mpirun -np R): rank 0 gathers every replica's outputs and
+// reports them as the in-process run does.
+template <class D>
+void run_mpi(const D& d, const Module& m, RunArgs args) {
+  const mpi::Session session;
+  if (args.replicas != 1 && args.replicas != session.size()) {
+    if (session.rank() == 0)
+      std::cerr << "shlo run: --replicas " << args.replicas << " but mpirun started " << session.size() << " ranks (one per replica)\n";
+    throw CLI::RuntimeError(2);  // every rank leaves here, before any exchange: MPI finalises
+  }
+  args.replicas = session.size();
+  try {
+    auto inputs = load_inputs(d, m, args, session.rank(), 1);
+    mpi::Exchange<D> exchange(d, session);
+    const auto t0 = std::chrono::steady_clock::now();
+    RunResult<D> result = run_program(m, d, std::move(inputs), RunOptions{}, exchange);
+    result.outputs = exchange.gather_at_root(result.outputs[0]);
+    const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (session.rank() == 0) report(d, m, result, args, d.name() + " (MPI ranks)", total);
+  } catch (const RunError& e) {
+    std::cerr << "rank " << session.rank() << ": " << e.what() << "\n";
+    session.abort(1);
+  } catch (const CLI::RuntimeError& e) {
+    session.abort(e.get_exit_code());
+  }
+}
+#endif
+
 template <class D>
 void run_in(const D& d, const Module& m, const RunArgs& args) {
+#ifdef SHLO_HAVE_MPI
+  if (args.mpi) return run_mpi(d, m, args);
+#endif
   auto inputs = load_inputs(d, m, args);
   RunOptions options;
   options.replicas = args.replicas;
@@ -307,6 +327,10 @@ void add_run_command(CLI::App& app) {
   in->excludes(rnd);
   cmd->add_option("--out,-o", args->out_dir, "folder for the outputs (and drawn inputs)");
   cmd->add_flag("--profile", args->profile, "print count, time, flops and rate per op kind");
+  cmd->add_option("--threads", args->threads, "threads that large ops split their output elements over (default: every core; "
+                                              "results are the same for any count)")->check(CLI::Range(1, 4096));
+  cmd->add_flag("--mpi", args->mpi, "under mpirun -np R: replica r on rank r, all_reduce across the ranks (results the same bit "
+                                    "for bit as -r R in one process); rank 0 reports and writes every replica's outputs");
   cmd->callback([args]() {
     if (args->inputs_dir.empty() && args->seed < 0) usage_error("give --inputs DIR or --random-inputs SEED");
     Module m;
@@ -316,6 +340,11 @@ void add_run_command(CLI::App& app) {
       std::cerr << e.what() << "\n";
       throw CLI::RuntimeError(1);
     }
+    if (args->threads > 0) set_thread_count(args->threads);
+#ifndef SHLO_HAVE_MPI
+    if (args->mpi) usage_error("--mpi: this shlo was built without MPI (install libopenmpi-dev and rebuild)");
+#endif
+    if (args->mpi && (args->domain == "cuda" || args->domain == "cuda-host")) usage_error("--mpi runs the CPU domains, not " + args->domain);
     if (args->domain == "cuda" || args->domain == "cuda-host") return run_cuda(m, *args);
     AnyDomain domain;
     try {
