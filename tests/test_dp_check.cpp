@@ -106,7 +106,7 @@ TEST_CASE("dp-check: arguments by name, shards of R rows, the per-replica loss f
   CHECK(plan_dp_check(p.dp, p.full, 4, {"w2"}).outputs[0].report_only);
 }
 
-TEST_CASE("dp-check: the least-squares pair passes at R = 2 and 4 in every domain; the R - 1 control fails", "[dp]") {
+TEST_CASE("dp-check: the least-squares pair passes at R = 2 and 4 in every domain, and its R - 1 control fails", "[dp]") {
   for (int R : {2, 4}) {
     for (const char* domain : {"exact", "interval:64", "f32", "f64"}) {
       CAPTURE(R, domain);

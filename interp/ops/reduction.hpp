@@ -21,7 +21,9 @@
 namespace shlo::ops {
 
 // #reduce: per result element a left fold from init over its inputs in row-major order (of the
-// reduced dimensions), result elements split over the threads.
+// reduced dimensions), result elements split over the threads. When the innermost dimension
+// is kept, a block of result elements advances through the reduced positions together, so
+// that consecutive elements read consecutive inputs; each one's fold order is the same.
 template <class D>
 Tensor<typename D::Scalar> reduce(const D& d, const Tensor<typename D::Scalar>& input, const typename D::Scalar& init,
                                   const std::vector<std::int64_t>& dimensions, Op body) {
@@ -37,12 +39,29 @@ Tensor<typename D::Scalar> reduce(const D& d, const Tensor<typename D::Scalar>& 
   const auto starts = offsets_over(input.shape, kept);     // first input of each result element
   const auto inner = offsets_over(input.shape, reduced);   // its inputs, in row-major order
   Tensor<S> out(out_shape, init);
-  parallel_for_elements(out_shape, out.size(), [&](std::int64_t o) {
-    S acc = init;
-    const std::int64_t start = starts[static_cast<std::size_t>(o)];
-    for (auto off : inner) acc = combine(d, body, acc, input[start + off]);
-    out[o] = std::move(acc);
-  }, static_cast<std::int64_t>(inner.size()) >= 64 ? 2 : 1024);
+  const bool innermost_kept = !kept.empty() && kept.back() == static_cast<std::int64_t>(input.shape.size()) - 1;
+  if (!innermost_kept) {
+    parallel_for_elements(out_shape, out.size(), [&](std::int64_t o) {
+      S acc = init;
+      const std::int64_t start = starts[static_cast<std::size_t>(o)];
+      for (auto off : inner) acc = combine(d, body, acc, input[start + off]);
+      out[o] = std::move(acc);
+    }, static_cast<std::int64_t>(inner.size()) >= 64 ? 2 : 1024);
+    return out;
+  }
+  constexpr std::int64_t kBlock = 256;
+  const std::int64_t blocks = (out.size() + kBlock - 1) / kBlock;
+  parallel_for_elements(out_shape, blocks, [&](std::int64_t b) {
+    const std::int64_t o0 = b * kBlock, o1 = std::min(out.size(), o0 + kBlock);
+    for (auto off : inner)
+      for (std::int64_t o = o0; o < o1; ++o) {
+        try {
+          out[o] = combine(d, body, out[o], input[starts[static_cast<std::size_t>(o)] + off]);
+        } catch (const DomainError& e) {
+          throw OpError(std::string(e.what()) + " (at index " + index_string(out_shape, o) + ")");
+        }
+      }
+  }, static_cast<std::int64_t>(inner.size()) >= 64 ? 2 : 8);
   return out;
 }
 
