@@ -7,6 +7,7 @@
 #include "cli/agree_cmd.hpp"
 #include "cli/calc.hpp"
 #include "cli/check_cmd.hpp"
+#include "cli/dp_check_cmd.hpp"
 #include "cli/expr_cmds.hpp"
 #include "cli/prop_cmds.hpp"
 #include "cli/parse_cmd.hpp"
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
   shlo::cli::add_calc_command(app);
   shlo::cli::add_check_command(app);
   shlo::cli::add_agree_command(app);
+  shlo::cli::add_dp_check_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -17,6 +17,10 @@
 #include "interp/npy.hpp"
 #include "interp/program_inputs.hpp"
 #include "interp/run.hpp"
+#ifdef SHLO_HAVE_MPI
+#include "interp/mpi/mpi_exchange.hpp"
+#endif
+#include "oracle/dp_check.hpp"
 
 namespace fs = std::filesystem;
 
@@ -27,8 +31,10 @@ namespace {
 struct RunArgs {
   std::string file, domain = "f32", inputs_dir, out_dir, range = "0,1";
   int replicas = 1;
+  int threads = 0;  // 0: every core
   std::int64_t seed = -1;
   bool timing = false;
+  bool mpi = false;
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -40,17 +46,18 @@ std::string replica_dir(const std::string& base, int r, int replicas) {
   return replicas == 1 ? base : (fs::path(base) / ("r" + std::to_string(r))).string();
 }
 
-// The arguments of every replica, read or drawn (and then saved under OUT), as domain values.
+// The inputs of replicas first .. first+count-1 (all of them by default), read or drawn (and
+// then saved under OUT), as domain values.
 template <class D>
-std::vector<std::vector<Value<D>>> load_inputs(const D& d, const Module& m, const RunArgs& args) {
+std::vector<std::vector<Value<D>>> load_inputs(const D& d, const Module& m, const RunArgs& args, int first = 0, int count = -1) {
   try {
     InputArrays in;
     if (args.seed >= 0) {
       const auto [lo, hi] = parse_range(args.range);
-      in = random_inputs(m.function, static_cast<std::uint64_t>(args.seed), args.replicas, lo, hi);
+      in = random_inputs(m.function, static_cast<std::uint64_t>(args.seed), args.replicas, lo, hi, first, count);
       if (!args.out_dir.empty()) save_inputs(m.function, in, args.out_dir);
     } else {
-      in = read_inputs(m.function, args.inputs_dir, args.replicas);
+      in = read_inputs(m.function, args.inputs_dir, args.replicas, first, count);
     }
     return npy_values(d, m.function, in);
   } catch (const InputError& e) {
@@ -152,8 +159,40 @@ void report(const D& d, const Module& m, const RunResult<D>& result, const RunAr
   }
 }
 
+#ifdef SHLO_HAVE_MPI
+// Replica r on MPI rank r (under mpirun -np R): rank 0 gathers every replica's outputs and
+// reports them as the in-process run does.
+template <class D>
+void run_mpi(const D& d, const Module& m, RunArgs args) {
+  const mpi::Session session;
+  if (args.replicas != 1 && args.replicas != session.size()) {
+    if (session.rank() == 0)
+      std::cerr << "shlo run: --replicas " << args.replicas << " but mpirun started " << session.size() << " ranks (one per replica)\n";
+    throw CLI::RuntimeError(2);  // every rank leaves here, before any exchange: MPI finalises
+  }
+  args.replicas = session.size();
+  try {
+    auto inputs = load_inputs(d, m, args, session.rank(), 1);
+    mpi::Exchange<D> exchange(d, session);
+    const auto t0 = std::chrono::steady_clock::now();
+    RunResult<D> result = run_program(m, d, std::move(inputs), RunOptions{}, exchange);
+    result.outputs = exchange.gather_at_root(result.outputs[0]);
+    const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (session.rank() == 0) report(d, m, result, args, d.name() + " (MPI ranks)", total);
+  } catch (const RunError& e) {
+    std::cerr << "rank " << session.rank() << ": " << e.what() << "\n";
+    session.abort(1);
+  } catch (const CLI::RuntimeError& e) {
+    session.abort(e.get_exit_code());
+  }
+}
+#endif
+
 template <class D>
 void run_in(const D& d, const Module& m, const RunArgs& args) {
+#ifdef SHLO_HAVE_MPI
+  if (args.mpi) return run_mpi(d, m, args);
+#endif
   auto inputs = load_inputs(d, m, args);
   RunOptions options;
   options.replicas = args.replicas;
@@ -234,6 +273,10 @@ void add_run_command(CLI::App& app) {
   in->excludes(rnd);
   cmd->add_option("--out,-o", args->out_dir, "folder for the outputs (and drawn inputs)");
   cmd->add_flag("--timing", args->timing, "print count, time, flops and rate per op kind (shlo check --profile is the accuracy profile)");
+  cmd->add_option("--threads", args->threads, "threads that large ops split their output elements over (default: every core; "
+                                              "results are the same for any count)")->check(CLI::Range(1, 4096));
+  cmd->add_flag("--mpi", args->mpi, "under mpirun -np R: replica r on rank r, all_reduce across the ranks (results the same bit "
+                                    "for bit as -r R in one process); rank 0 reports and writes every replica's outputs");
   cmd->callback([args]() {
     if (args->inputs_dir.empty() && args->seed < 0) usage_error("give --inputs DIR or --random-inputs SEED");
     Module m;
@@ -243,6 +286,11 @@ void add_run_command(CLI::App& app) {
       std::cerr << e.what() << "\n";
       throw CLI::RuntimeError(1);
     }
+    if (args->threads > 0) set_thread_count(args->threads);
+#ifndef SHLO_HAVE_MPI
+    if (args->mpi) usage_error("--mpi: this shlo was built without MPI (install libopenmpi-dev and rebuild)");
+#endif
+    if (args->mpi && (args->domain == "cuda" || args->domain == "cuda-host")) usage_error("--mpi runs the CPU domains, not " + args->domain);
     if (args->domain == "cuda" || args->domain == "cuda-host") return run_cuda(m, *args);
     AnyDomain domain;
     try {

@@ -36,11 +36,23 @@ void check_array(const NpyArray& a, const Argument& arg, const std::string& path
 
 }  // namespace
 
-InputArrays read_inputs(const Function& f, const std::string& dir, int replicas) {
+// The range first .. first+count-1 of `replicas`, checked.
+InputArrays replica_range(int replicas, int first, int count) {
+  if (count < 0) count = replicas - first;
+  if (first < 0 || count < 0 || first + count > replicas)
+    throw InputError("replicas " + std::to_string(first) + ".." + std::to_string(first + count - 1) + " of " + std::to_string(replicas));
   InputArrays in;
-  in.arrays.resize(static_cast<std::size_t>(replicas));
+  in.arrays.resize(static_cast<std::size_t>(count));
   in.sources.resize(in.arrays.size());
-  for (int r = 0; r < replicas; ++r)
+  in.first = first;
+  in.total = replicas;
+  return in;
+}
+
+InputArrays read_inputs(const Function& f, const std::string& dir, int replicas, int first, int count) {
+  InputArrays in = replica_range(replicas, first, count);
+  for (std::size_t k = 0; k < in.arrays.size(); ++k) {
+    const int r = first + static_cast<int>(k);
     for (const auto& arg : f.arguments) {
       const std::string path = replica_input(dir, r, file_name(arg));
       NpyArray a;
@@ -50,9 +62,10 @@ InputArrays read_inputs(const Function& f, const std::string& dir, int replicas)
         throw InputError(std::string(e.what()) + " (input " + arg.name + " of replica " + std::to_string(r) + ")");
       }
       check_array(a, arg, path);
-      in.arrays[static_cast<std::size_t>(r)].push_back(std::move(a));
-      in.sources[static_cast<std::size_t>(r)].push_back(path);
+      in.arrays[k].push_back(std::move(a));
+      in.sources[k].push_back(path);
     }
+  }
   return in;
 }
 
@@ -73,42 +86,41 @@ std::pair<double, double> parse_range(const std::string& text) {
   return {lo, hi};
 }
 
-InputArrays random_inputs(const Function& f, std::uint64_t seed, int replicas, double lo, double hi) {
-  InputArrays in;
-  in.arrays.resize(static_cast<std::size_t>(replicas));
-  in.sources.resize(in.arrays.size());
+NpyArray random_input(const TensorType& type, std::uint64_t seed, int replica, std::size_t index, double lo, double hi) {
+  std::seed_seq seq{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32), static_cast<std::uint32_t>(replica),
+                    static_cast<std::uint32_t>(index)};
+  std::mt19937_64 gen(seq);
+  const auto n = static_cast<std::size_t>(num_elements(type.shape));
+  if (type.element == ElementType::I1) {
+    std::vector<std::uint8_t> v(n);
+    for (auto& b : v) b = static_cast<std::uint8_t>(gen() & 1);
+    return {type.shape, v};
+  }
+  std::vector<float> v(n);
   const float top = std::nextafter(static_cast<float>(hi), -std::numeric_limits<float>::infinity());
-  for (int r = 0; r < replicas; ++r)
+  for (auto& x : v) {
+    const double u = static_cast<double>(gen() >> 40) * 0x1p-24;  // 24 random bits in [0, 1)
+    x = std::min(static_cast<float>(lo + (hi - lo) * u), top);
+  }
+  return {type.shape, v};
+}
+
+InputArrays random_inputs(const Function& f, std::uint64_t seed, int replicas, double lo, double hi, int first, int count) {
+  InputArrays in = replica_range(replicas, first, count);
+  for (std::size_t k = 0; k < in.arrays.size(); ++k)
     for (std::size_t i = 0; i < f.arguments.size(); ++i) {
-      const Argument& arg = f.arguments[i];
-      std::seed_seq seq{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32), static_cast<std::uint32_t>(r),
-                        static_cast<std::uint32_t>(i)};
-      std::mt19937_64 gen(seq);
-      const auto n = static_cast<std::size_t>(num_elements(arg.type.shape));
-      NpyArray a;
-      if (arg.type.element == ElementType::I1) {
-        std::vector<std::uint8_t> v(n);
-        for (auto& b : v) b = static_cast<std::uint8_t>(gen() & 1);
-        a = {arg.type.shape, v};
-      } else {
-        std::vector<float> v(n);
-        for (auto& x : v) {
-          const double u = static_cast<double>(gen() >> 40) * 0x1p-24;  // 24 random bits in [0, 1)
-          x = std::min(static_cast<float>(lo + (hi - lo) * u), top);
-        }
-        a = {arg.type.shape, v};
-      }
-      in.arrays[static_cast<std::size_t>(r)].push_back(std::move(a));
-      in.sources[static_cast<std::size_t>(r)].push_back(arg.name + " (drawn)");
+      in.arrays[k].push_back(random_input(f.arguments[i].type, seed, first + static_cast<int>(k), i, lo, hi));
+      in.sources[k].push_back(f.arguments[i].name + " (drawn)");
     }
   return in;
 }
 
 void save_inputs(const Function& f, const InputArrays& in, const std::string& dir) {
-  for (std::size_t r = 0; r < in.arrays.size(); ++r) {
-    const fs::path base = in.arrays.size() == 1 ? fs::path(dir) : fs::path(dir) / ("r" + std::to_string(r));
+  for (std::size_t k = 0; k < in.arrays.size(); ++k) {
+    const int r = in.first + static_cast<int>(k);
+    const fs::path base = in.total == 1 ? fs::path(dir) : fs::path(dir) / ("r" + std::to_string(r));
     fs::create_directories(base / "inputs");
-    for (std::size_t i = 0; i < f.arguments.size(); ++i) write_npy((base / "inputs" / file_name(f.arguments[i])).string(), in.arrays[r][i]);
+    for (std::size_t i = 0; i < f.arguments.size(); ++i) write_npy((base / "inputs" / file_name(f.arguments[i])).string(), in.arrays[k][i]);
   }
 }
 

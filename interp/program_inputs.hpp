@@ -30,22 +30,30 @@ std::string replica_file(const std::string& dir, int replica, const std::string&
 /// An input: DIR/r<k>/NAME, DIR/r<k>/inputs/NAME (saved by a drawn run on R > 1), else DIR/NAME.
 std::string replica_input(const std::string& dir, int replica, const std::string& name);
 
-/// Arrays for every argument of every replica, with where each came from (for messages).
+/// Arrays for every argument of replicas first .. first+arrays.size()-1 of `total`, with where
+/// each came from (for messages). One process holds them all; an MPI rank holds its own.
 struct InputArrays {
-  std::vector<std::vector<NpyArray>> arrays;      // [replica][argument]
-  std::vector<std::vector<std::string>> sources;  // [replica][argument]: the file, or the argument
+  std::vector<std::vector<NpyArray>> arrays;      // [replica - first][argument]
+  std::vector<std::vector<std::string>> sources;  // [replica - first][argument]: the file, or the argument
+  int first = 0;
+  int total = 1;
 };
 
-/// Reads the arguments' files from DIR; each is checked against its argument's type (shape;
-/// f32 or f64 data for a float argument, bool for i1). Throws InputError.
-InputArrays read_inputs(const Function& f, const std::string& dir, int replicas);
+/// Reads the arguments' files from DIR for replicas first .. first+count-1 (count < 0: all of
+/// `replicas`); each is checked against its argument's type (shape; f32 or f64 data for a float
+/// argument, bool for i1). Throws InputError.
+InputArrays read_inputs(const Function& f, const std::string& dir, int replicas, int first = 0, int count = -1);
 
 /// "LO,HI" (two numbers, LO < HI); throws InputError otherwise.
 std::pair<double, double> parse_range(const std::string& text);
 
-/// Float32-representable values uniform in [lo, hi), deterministic in (seed, replica,
-/// argument); random bits for i1 arguments.
-InputArrays random_inputs(const Function& f, std::uint64_t seed, int replicas, double lo, double hi);
+/// One argument's drawn values: float32-representable values uniform in [lo, hi), deterministic
+/// in (seed, replica, argument index); random bits for i1. Every command draws through this.
+NpyArray random_input(const TensorType& type, std::uint64_t seed, int replica, std::size_t index, double lo, double hi);
+
+/// random_input for every argument of replicas first .. first+count-1 (count < 0: all).
+InputArrays random_inputs(const Function& f, std::uint64_t seed, int replicas, double lo, double hi, int first = 0,
+                          int count = -1);
 
 /// Writes the arrays as DIR/inputs/<arg>.npy (DIR/r<k>/inputs/ when there are several replicas).
 void save_inputs(const Function& f, const InputArrays& in, const std::string& dir);

@@ -1,6 +1,7 @@
-// Executes an op-level program on R replicas in lockstep: one instruction at a time across
-// all replicas, no threads. all_reduce is where the replicas meet: each replica group is
-// folded in increasing replica id. Each tensor is freed after its last use.
+// Executes an op-level program on R replicas in lockstep (interp/replica_loop.hpp): one
+// instruction at a time across the replicas, each large op's output elements split over
+// threads. all_reduce is where the replicas meet: each replica group is folded in increasing
+// replica id. Each tensor is freed after its last use.
 #pragma once
 
 #include <functional>
@@ -55,5 +56,14 @@ struct RunResult {
 template <class D>
 RunResult<D> run_program(const Module& m, const D& domain, std::vector<std::vector<Value<D>>> inputs,
                          const RunOptions& options);
+
+template <class V>
+class ReplicaExchange;
+/// The same with the replicas reached through `exchange` (another process's, MPI ranks'):
+/// inputs[i] and outputs[i] are those of exchange.local_replicas()[i]; options.replicas is
+/// not used.
+template <class D>
+RunResult<D> run_program(const Module& m, const D& domain, std::vector<std::vector<Value<D>>> inputs,
+                         const RunOptions& options, ReplicaExchange<Value<D>>& exchange);
 
 }  // namespace shlo

@@ -3,6 +3,5 @@
 #include "interp/run_impl.hpp"
 
 namespace shlo {
-template RunResult<BoundDomain> run_program(const Module&, const BoundDomain&, std::vector<std::vector<Value<BoundDomain>>>,
-                                            const RunOptions&);
+SHLO_INSTANTIATE_RUN_PROGRAM(BoundDomain)
 }  // namespace shlo

@@ -3,5 +3,5 @@
 #include "interp/run_impl.hpp"
 
 namespace shlo {
-template RunResult<ExactDomain> run_program(const Module&, const ExactDomain&, std::vector<std::vector<Value<ExactDomain>>>, const RunOptions&);
+SHLO_INSTANTIATE_RUN_PROGRAM(ExactDomain)
 }  // namespace shlo

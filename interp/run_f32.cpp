@@ -3,5 +3,5 @@
 #include "interp/run_impl.hpp"
 
 namespace shlo {
-template RunResult<F32Domain> run_program(const Module&, const F32Domain&, std::vector<std::vector<Value<F32Domain>>>, const RunOptions&);
+SHLO_INSTANTIATE_RUN_PROGRAM(F32Domain)
 }  // namespace shlo

@@ -3,5 +3,5 @@
 #include "interp/run_impl.hpp"
 
 namespace shlo {
-template RunResult<F64Domain> run_program(const Module&, const F64Domain&, std::vector<std::vector<Value<F64Domain>>>, const RunOptions&);
+SHLO_INSTANTIATE_RUN_PROGRAM(F64Domain)
 }  // namespace shlo

@@ -3,5 +3,5 @@
 #include "interp/run_impl.hpp"
 
 namespace shlo {
-template RunResult<IntervalDomain> run_program(const Module&, const IntervalDomain&, std::vector<std::vector<Value<IntervalDomain>>>, const RunOptions&);
+SHLO_INSTANTIATE_RUN_PROGRAM(IntervalDomain)
 }  // namespace shlo

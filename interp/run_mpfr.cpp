@@ -3,5 +3,5 @@
 #include "interp/run_impl.hpp"
 
 namespace shlo {
-template RunResult<MpfrDomain> run_program(const Module&, const MpfrDomain&, std::vector<std::vector<Value<MpfrDomain>>>, const RunOptions&);
+SHLO_INSTANTIATE_RUN_PROGRAM(MpfrDomain)
 }  // namespace shlo

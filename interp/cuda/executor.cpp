@@ -7,6 +7,7 @@
 
 #include "interp/ops/movement.hpp"
 #include "interp/ops/reduction.hpp"
+#include "interp/replica_loop.hpp"
 
 namespace shlo::cuda {
 
@@ -134,7 +135,14 @@ class Executor {
     if (rank > kMaxRank) throw OpError("rank " + std::to_string(rank) + " is above the kernels' limit of " + std::to_string(kMaxRank));
   }
 
+  // The replica loop's backend (interp/replica_loop.hpp).
   DValue execute(const Instruction& inst, const std::vector<const DValue*>& args);
+  DValue reshape(DValue&& v, const Shape& shape) const {
+    v.shape = shape;  // the storage is shared
+    return std::move(v);
+  }
+  DValue fold(Op body, const std::vector<const DValue*>& in_order);
+  std::size_t bytes(const DValue& v) const { return static_cast<std::size_t>(num_elements(v.shape)) * (v.pred ? 1 : 4); }
 
  private:
   Backend& b_;
@@ -454,56 +462,33 @@ DValue Executor::execute(const Instruction& inst, const std::vector<const DValue
   throw OpError(std::string("stablehlo.") + op_name(inst.op) + " has no kernel");
 }
 
+// #all_reduce: one group's values combined in increasing replica id.
+DValue Executor::fold(Op body, const std::vector<const DValue*>& in_order) {
+  const BinaryOp op = binary_of(body);
+  const DValue& first = *in_order[0];
+  const auto n = num_elements(first.shape);
+  DValue acc = make(first.shape, false);
+  b_.run(UnaryK{UnaryOp::Copy, first.f(), acc.f()}, n);
+  for (std::size_t j = 1; j < in_order.size(); ++j) b_.run(BinaryK{op, acc.f(), in_order[j]->f(), acc.f()}, n);
+  return acc;
+}
+
 }  // namespace
 
 BackendRun run_on_backend(const Module& m, Backend& backend, const std::vector<std::vector<Value<F32Domain>>>& inputs, int replicas) {
   using Clock = std::chrono::steady_clock;
   const Function& f = m.function;
+  if (static_cast<int>(inputs.size()) != replicas)
+    throw RunError("expected inputs for " + std::to_string(replicas) + " replica(s), got " + std::to_string(inputs.size()));
   Executor ex(backend);
   BackendRun result;
   const auto t0 = Clock::now();
   std::vector<std::unordered_map<std::string, DValue>> env(static_cast<std::size_t>(replicas));
   for (int r = 0; r < replicas; ++r)
     for (std::size_t i = 0; i < f.arguments.size(); ++i)
-      env[static_cast<std::size_t>(r)][f.arguments[i].name] = ex.upload(inputs.at(static_cast<std::size_t>(r)).at(i));
-  const auto insts = instructions(f);
-  std::unordered_map<std::string, std::size_t> last_use;
-  for (std::size_t k = 0; k < insts.size(); ++k)
-    for (const auto& name : insts[k]->operands) last_use[name] = k;
-  for (std::size_t k = 0; k < insts.size(); ++k) {
-    const Instruction& inst = *insts[k];
-    try {
-      if (inst.op == Op::AllReduce) {
-        const BinaryOp op = binary_of(region_binary_op(inst.regions[0], "all_reduce body"));
-        for (auto group : inst.attributes.replica_groups) {
-          std::sort(group.begin(), group.end());
-          for (auto r : group)
-            if (r >= replicas) throw OpError("replica_groups names replica " + std::to_string(r) + " but the program runs on " + std::to_string(replicas));
-          const DValue& first = env[static_cast<std::size_t>(group[0])].at(inst.operands[0]);
-          const auto n = num_elements(first.shape);
-          DValue acc = ex.make(first.shape, false);
-          backend.run(UnaryK{UnaryOp::Copy, first.f(), acc.f()}, n);
-          for (std::size_t j = 1; j < group.size(); ++j)
-            backend.run(BinaryK{op, acc.f(), env[static_cast<std::size_t>(group[j])].at(inst.operands[0]).f(), acc.f()}, n);
-          for (auto r : group) env[static_cast<std::size_t>(r)][inst.result] = acc;
-        }
-      } else {
-        for (int r = 0; r < replicas; ++r) {
-          auto& e = env[static_cast<std::size_t>(r)];
-          std::vector<const DValue*> args;
-          for (const auto& name : inst.operands) args.push_back(&e.at(name));
-          DValue v = ex.execute(inst, args);
-          e[inst.result] = std::move(v);
-        }
-      }
-    } catch (const std::exception& e) {
-      throw RunError(m.file + ":" + std::to_string(inst.location.line) + ":" + std::to_string(inst.location.column) + ": " + inst.result +
-                     " = stablehlo." + op_name(inst.op) + ": " + e.what());
-    }
-    for (const auto& name : inst.operands)
-      if (last_use[name] == k && std::find(f.return_values.begin(), f.return_values.end(), name) == f.return_values.end())
-        for (auto& e : env) e.erase(name);
-  }
+      env[static_cast<std::size_t>(r)][f.arguments[i].name] = ex.upload(inputs[static_cast<std::size_t>(r)].at(i));
+  InProcessExchange<DValue> exchange(replicas);
+  run_replica_loop(m, ex, exchange, env, RunOptions{});
   backend.synchronize();
   result.outputs.resize(static_cast<std::size_t>(replicas));
   for (int r = 0; r < replicas; ++r)

@@ -1,6 +1,31 @@
 #include "interp/ops/common.hpp"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 namespace shlo {
+
+#ifdef _OPENMP
+int thread_count() { return omp_get_max_threads(); }
+void set_thread_count(int n) { omp_set_num_threads(n < 1 ? 1 : n); }
+#else
+int thread_count() { return 1; }
+void set_thread_count(int) {}
+#endif
+
+std::vector<std::int64_t> offsets_over(const Shape& shape, const std::vector<std::int64_t>& dims) {
+  const auto strides = row_major_strides(shape);
+  std::vector<std::int64_t> out = {0};
+  for (auto d : dims) {
+    std::vector<std::int64_t> next;
+    next.reserve(out.size() * static_cast<std::size_t>(shape[static_cast<std::size_t>(d)]));
+    for (auto o : out)
+      for (std::int64_t i = 0; i < shape[static_cast<std::size_t>(d)]; ++i) next.push_back(o + i * strides[static_cast<std::size_t>(d)]);
+    out.swap(next);
+  }
+  return out;
+}
 
 std::vector<std::int64_t> unravel(const Shape& shape, std::int64_t flat) {
   std::vector<std::int64_t> index(shape.size(), 0);

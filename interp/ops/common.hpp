@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -43,6 +45,49 @@ void for_each_element(const Shape& shape, std::int64_t n, F&& f) {
     throw OpError(std::string(e.what()) + " (at index " + index_string(shape, i) + ")");
   }
 }
+
+/// The threads that large ops split their output elements over (OpenMP; 1 when built without
+/// it). Every element is still computed by one thread in its documented order, so results do
+/// not depend on the count.
+int thread_count();
+/// Sets it (n >= 1); shlo's --threads. The default is every core.
+void set_thread_count(int n);
+
+/// Offsets (in elements of `shape`) of every row-major multi-index over `dims`, in order.
+std::vector<std::int64_t> offsets_over(const Shape& shape, const std::vector<std::int64_t>& dims);
+
+/// Calls f(i) for every element i < n like for_each_element, split over the threads when there
+/// are at least `min_elements` (f(i) must write element i's output only). An error is the one
+/// the serial loop would report: the least failing element's.
+template <class F>
+void parallel_for_elements(const Shape& shape, std::int64_t n, F&& f, std::int64_t min_elements = 1024) {
+  if (n < min_elements || thread_count() == 1) return for_each_element(shape, n, f);
+  std::int64_t first_failing = n;
+  std::exception_ptr error;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    try {
+      f(i);
+    } catch (...) {
+#pragma omp critical(shlo_element_error)
+      if (i < first_failing) {
+        first_failing = i;
+        error = std::current_exception();
+      }
+    }
+  }
+  if (!error) return;
+  try {
+    std::rethrow_exception(error);
+  } catch (const DomainError& e) {
+    throw OpError(std::string(e.what()) + " (at index " + index_string(shape, first_failing) + ")");
+  }
+}
+
+/// Elements below which an elementwise op of scalar type S stays on one thread: a float op
+/// costs nanoseconds, an arbitrary-precision one microseconds.
+template <class S>
+inline constexpr std::int64_t kElementwiseGrain = std::is_floating_point_v<S> ? (1 << 15) : 256;
 
 /// The scalar function a region computes, when it is one binary op of its two arguments in
 /// order (`^bb0(%a, %b): %c = stablehlo.add %a, %b; return %c`): every region the printer

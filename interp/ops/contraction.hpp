@@ -14,6 +14,7 @@
 #pragma once
 
 #include <algorithm>
+#include <exception>
 #include <type_traits>
 
 #include "ast/program.hpp"
@@ -24,20 +25,6 @@
 namespace shlo::ops {
 
 namespace detail {
-
-// Offsets (in elements of `shape`) of every row-major multi-index over `dims`, in order.
-inline std::vector<std::int64_t> offsets_over(const Shape& shape, const std::vector<std::int64_t>& dims) {
-  const auto strides = row_major_strides(shape);
-  std::vector<std::int64_t> out = {0};
-  for (auto d : dims) {
-    std::vector<std::int64_t> next;
-    next.reserve(out.size() * static_cast<std::size_t>(shape[static_cast<std::size_t>(d)]));
-    for (auto o : out)
-      for (std::int64_t i = 0; i < shape[static_cast<std::size_t>(d)]; ++i) next.push_back(o + i * strides[static_cast<std::size_t>(d)]);
-    out.swap(next);
-  }
-  return out;
-}
 
 inline std::vector<std::int64_t> remaining_dims(std::size_t rank, const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b) {
   std::vector<std::int64_t> out;
@@ -62,8 +49,8 @@ std::vector<S> pack(const Tensor<S>& in, const std::vector<std::int64_t>& a, con
 // times K x N row-major blocks: the vectorised IEEE kernel, or the same loop with the
 // domain's in-place multiply-accumulate.
 template <class D>
-void matmul_rows(const D& d, const typename D::Scalar* A, const typename D::Scalar* B, typename D::Scalar* C,
-                 std::int64_t M, std::int64_t K, std::int64_t N) {
+void matmul_block(const D& d, const typename D::Scalar* A, const typename D::Scalar* B, typename D::Scalar* C,
+                  std::int64_t M, std::int64_t K, std::int64_t N) {
   if constexpr (std::is_floating_point_v<typename D::Scalar>) {
     (void)d;
     matmul_accumulate(A, B, C, M, K, N);
@@ -76,6 +63,31 @@ void matmul_rows(const D& d, const typename D::Scalar* A, const typename D::Scal
   }
 }
 
+// The same, its rows split over the threads in blocks (of a multiple of 4 rows, the IEEE
+// kernel's step) when the product is large: each element's sum is untouched.
+template <class D>
+void matmul_rows(const D& d, const typename D::Scalar* A, const typename D::Scalar* B, typename D::Scalar* C,
+                 std::int64_t M, std::int64_t K, std::int64_t N) {
+  const std::int64_t threads = thread_count();
+  const double work = static_cast<double>(M) * static_cast<double>(K) * static_cast<double>(N);
+  const double enough = std::is_floating_point_v<typename D::Scalar> ? 1 << 18 : 1 << 10;
+  if (threads == 1 || M < 8 || work < enough) return matmul_block(d, A, B, C, M, K, N);
+  const std::int64_t rows = ((M + threads - 1) / threads + 3) / 4 * 4;
+  const std::int64_t blocks = (M + rows - 1) / rows;
+  std::exception_ptr error;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    const std::int64_t m0 = b * rows, m1 = std::min(M, m0 + rows);
+    try {
+      matmul_block(d, A + m0 * K, B, C + m0 * N, m1 - m0, K, N);
+    } catch (...) {
+#pragma omp critical(shlo_matmul_error)
+      if (!error) error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
+}
+
 }  // namespace detail
 
 // #dot_general: result dims are the batch dims, then lhs free dims, then rhs free dims.
@@ -85,12 +97,12 @@ Tensor<typename D::Scalar> dot_general(const D& d, const Tensor<typename D::Scal
   using S = typename D::Scalar;
   const auto lhs_free = detail::remaining_dims(lhs.shape.size(), a.lhs_batching_dimensions, a.lhs_contracting_dimensions);
   const auto rhs_free = detail::remaining_dims(rhs.shape.size(), a.rhs_batching_dimensions, a.rhs_contracting_dimensions);
-  const auto lb = detail::offsets_over(lhs.shape, a.lhs_batching_dimensions);
-  const auto lm = detail::offsets_over(lhs.shape, lhs_free);
-  const auto lk = detail::offsets_over(lhs.shape, a.lhs_contracting_dimensions);
-  const auto rb = detail::offsets_over(rhs.shape, a.rhs_batching_dimensions);
-  const auto rk = detail::offsets_over(rhs.shape, a.rhs_contracting_dimensions);
-  const auto rn = detail::offsets_over(rhs.shape, rhs_free);
+  const auto lb = offsets_over(lhs.shape, a.lhs_batching_dimensions);
+  const auto lm = offsets_over(lhs.shape, lhs_free);
+  const auto lk = offsets_over(lhs.shape, a.lhs_contracting_dimensions);
+  const auto rb = offsets_over(rhs.shape, a.rhs_batching_dimensions);
+  const auto rk = offsets_over(rhs.shape, a.rhs_contracting_dimensions);
+  const auto rn = offsets_over(rhs.shape, rhs_free);
   const auto B = static_cast<std::int64_t>(lb.size()), M = static_cast<std::int64_t>(lm.size()),
              K = static_cast<std::int64_t>(lk.size()), N = static_cast<std::int64_t>(rn.size());
   Shape shape;
@@ -173,11 +185,42 @@ Tensor<typename D::Scalar> convolution(const D& d, const Tensor<typename D::Scal
   const bool lanes_over_x = X >= Og;
   const std::int64_t W = spatial ? out_spatial.back() : 1;  // outputs along the last spatial dimension
   const std::int64_t stride_last = spatial ? a.window_strides.back() * in_strides.back() : 0;
-  std::vector<S> weights(static_cast<std::size_t>(Og * K), zero), patches(static_cast<std::size_t>(K * X), zero);
-  std::vector<S> transposed(lanes_over_x ? 0 : static_cast<std::size_t>(X * Og), zero);
+  std::vector<S> weights(static_cast<std::size_t>(Og * K), zero);
+  // One image of one group: its patches (P[k][x] or, transposed, P[x][k]) times the weights.
+  auto image = [&](std::int64_t g, std::int64_t n, std::vector<S>& patches, std::vector<S>& transposed) {
+    const std::int64_t c0 = fg > 1 ? g * Cg : 0, o0 = g * Og;
+    const std::int64_t n_in = bg > 1 ? n + g * N_out : n;
+    const S* img = in_p.data.data() + n_in * in_image + c0 * in_channel;
+    for (std::int64_t kp = 0; kp < window; ++kp)
+      for (std::int64_t ci = 0; ci < Cg; ++ci) {
+        const std::int64_t k = kp * Cg + ci;
+        const S* src = img + ci * in_channel + k_offset[static_cast<std::size_t>(kp)];
+        if (lanes_over_x) {
+          S* dst = patches.data() + k * X;
+          for (std::int64_t row = 0; row < X; row += W) {  // a row of outputs reads a strided run
+            const S* run = src + x_offset[static_cast<std::size_t>(row)];
+            for (std::int64_t j = 0; j < W; ++j) dst[row + j] = run[j * stride_last];
+          }
+        } else {
+          for (std::int64_t x = 0; x < X; ++x) patches[static_cast<std::size_t>(x * K + k)] = src[x_offset[static_cast<std::size_t>(x)]];
+        }
+      }
+    S* result = out.data.data() + (n * O + o0) * X;
+    if (lanes_over_x) {
+      detail::matmul_rows(d, weights.data(), patches.data(), result, Og, K, X);
+    } else {
+      std::fill(transposed.begin(), transposed.end(), zero);
+      detail::matmul_rows(d, patches.data(), weights.data(), transposed.data(), X, K, Og);
+      for (std::int64_t x = 0; x < X; ++x)
+        for (std::int64_t o = 0; o < Og; ++o) result[o * X + x] = std::move(transposed[static_cast<std::size_t>(x * Og + o)]);
+    }
+  };
+  // The images of a group split over the threads (each with its own patch buffers) when there
+  // are enough of them; otherwise each image's product splits its rows.
+  const bool images_in_parallel = N_out >= 2 * thread_count() && thread_count() > 1;
   try {
     for (std::int64_t g = 0; g < groups; ++g) {
-      const std::int64_t c0 = fg > 1 ? g * Cg : 0, o0 = g * Og;
+      const std::int64_t o0 = g * Og;
       for (std::int64_t o = 0; o < Og; ++o)  // W[o][k] or, transposed, W[k][o]
         for (std::int64_t kp = 0; kp < window; ++kp)
           for (std::int64_t ci = 0; ci < Cg; ++ci) {
@@ -185,34 +228,26 @@ Tensor<typename D::Scalar> convolution(const D& d, const Tensor<typename D::Scal
             weights[static_cast<std::size_t>(lanes_over_x ? o * K + k : k * Og + o)] =
                 kernel.data[static_cast<std::size_t>(((o0 + o) * Cg + ci) * window + kp)];
           }
-      for (std::int64_t n = 0; n < N_out; ++n) {
-        const std::int64_t n_in = bg > 1 ? n + g * N_out : n;
-        const S* img = in_p.data.data() + n_in * in_image + c0 * in_channel;
-        for (std::int64_t kp = 0; kp < window; ++kp)  // P[k][x] or, transposed, P[x][k]
-          for (std::int64_t ci = 0; ci < Cg; ++ci) {
-            const std::int64_t k = kp * Cg + ci;
-            const S* src = img + ci * in_channel + k_offset[static_cast<std::size_t>(kp)];
-            if (lanes_over_x) {
-              S* dst = patches.data() + k * X;
-              for (std::int64_t row = 0; row < X; row += W) {  // a row of outputs reads a strided run
-                const S* run = src + x_offset[static_cast<std::size_t>(row)];
-                for (std::int64_t j = 0; j < W; ++j) dst[row + j] = run[j * stride_last];
-              }
-            } else {
-              for (std::int64_t x = 0; x < X; ++x) patches[static_cast<std::size_t>(x * K + k)] = src[x_offset[static_cast<std::size_t>(x)]];
+      std::int64_t first_failing = N_out;
+      std::exception_ptr error;
+#pragma omp parallel if (images_in_parallel)
+      {
+        std::vector<S> patches(static_cast<std::size_t>(K * X), zero);
+        std::vector<S> transposed(lanes_over_x ? 0 : static_cast<std::size_t>(X * Og), zero);
+#pragma omp for schedule(static)
+        for (std::int64_t n = 0; n < N_out; ++n) {
+          try {
+            image(g, n, patches, transposed);
+          } catch (...) {
+#pragma omp critical(shlo_conv_error)
+            if (n < first_failing) {
+              first_failing = n;
+              error = std::current_exception();
             }
           }
-        S* result = out.data.data() + (n * O + o0) * X;
-        if (lanes_over_x) {
-          detail::matmul_rows(d, weights.data(), patches.data(), result, Og, K, X);
-        } else {
-          std::fill(transposed.begin(), transposed.end(), zero);
-          detail::matmul_rows(d, patches.data(), weights.data(), transposed.data(), X, K, Og);
-          for (std::int64_t x = 0; x < X; ++x)
-            for (std::int64_t o = 0; o < Og; ++o)
-              result[o * X + x] = std::move(transposed[static_cast<std::size_t>(x * Og + o)]);
         }
       }
+      if (error) std::rethrow_exception(error);
     }
   } catch (const DomainError& e) {
     throw OpError(std::string(e.what()) + " (in the accumulation of a result element)");

@@ -1,4 +1,5 @@
-// Elementwise ops, one function each, generic over the domain.
+// Elementwise ops, one function each, generic over the domain; large tensors split their
+// elements over the threads (each element computed once, so the result is the same).
 // Spec: https://github.com/openxla/stablehlo/blob/main/docs/spec.md (section named after the op).
 #pragma once
 
@@ -9,19 +10,21 @@ namespace shlo::ops {
 template <class D>
 using T = Tensor<typename D::Scalar>;
 
+// Results are moved into default-made elements (an arbitrary-precision element takes the
+// result's precision with it).
 template <class D, class F>
 T<D> map_unary(const D&, const T<D>& x, F f) {
-  std::vector<typename D::Scalar> out;
-  out.reserve(x.data.size());
-  for_each_element(x.shape, x.size(), [&](std::int64_t i) { out.push_back(f(x[i])); });
+  std::vector<typename D::Scalar> out(x.data.size());
+  parallel_for_elements(x.shape, x.size(), [&](std::int64_t i) { out[static_cast<std::size_t>(i)] = f(x[i]); },
+                        kElementwiseGrain<typename D::Scalar>);
   return T<D>(x.shape, std::move(out));
 }
 
 template <class D, class F>
 T<D> map_binary(const D&, const T<D>& a, const T<D>& b, F f) {
-  std::vector<typename D::Scalar> out;
-  out.reserve(a.data.size());
-  for_each_element(a.shape, a.size(), [&](std::int64_t i) { out.push_back(f(a[i], b[i])); });
+  std::vector<typename D::Scalar> out(a.data.size());
+  parallel_for_elements(a.shape, a.size(), [&](std::int64_t i) { out[static_cast<std::size_t>(i)] = f(a[i], b[i]); },
+                        kElementwiseGrain<typename D::Scalar>);
   return T<D>(a.shape, std::move(out));
 }
 
@@ -73,10 +76,10 @@ inline PredTensor or_(const PredTensor& a, const PredTensor& b) {
 template <class D>
 PredTensor compare(const D& d, CompareDirection dir, const T<D>& lhs, const T<D>& rhs) {
   PredTensor out(lhs.shape, Pred{0});
-  for_each_element(lhs.shape, lhs.size(), [&](std::int64_t i) {
+  parallel_for_elements(lhs.shape, lhs.size(), [&](std::int64_t i) {
     if constexpr (requires { d.compare_bits(dir, lhs[i], rhs[i]); }) out[i] = d.compare_bits(dir, lhs[i], rhs[i]);
     else out[i] = decide(d, dir, lhs[i], rhs[i]) ? 1 : 0;
-  });
+  }, kElementwiseGrain<typename D::Scalar>);
   return out;
 }
 

@@ -20,34 +20,48 @@
 
 namespace shlo::ops {
 
-// #reduce
+// #reduce: per result element a left fold from init over its inputs in row-major order (of the
+// reduced dimensions), result elements split over the threads. When the innermost dimension
+// is kept, a block of result elements advances through the reduced positions together, so
+// that consecutive elements read consecutive inputs; each one's fold order is the same.
 template <class D>
 Tensor<typename D::Scalar> reduce(const D& d, const Tensor<typename D::Scalar>& input, const typename D::Scalar& init,
                                   const std::vector<std::int64_t>& dimensions, Op body) {
   using S = typename D::Scalar;
+  std::vector<std::int64_t> reduced = dimensions, kept;
+  std::sort(reduced.begin(), reduced.end());
   Shape out_shape;
-  std::vector<std::int64_t> out_stride_of_dim(input.shape.size(), 0);
-  std::vector<std::size_t> kept;
   for (std::size_t dim = 0; dim < input.shape.size(); ++dim)
-    if (std::find(dimensions.begin(), dimensions.end(), static_cast<std::int64_t>(dim)) == dimensions.end()) {
-      kept.push_back(dim);
+    if (!std::binary_search(reduced.begin(), reduced.end(), static_cast<std::int64_t>(dim))) {
+      kept.push_back(static_cast<std::int64_t>(dim));
       out_shape.push_back(input.shape[dim]);
     }
-  const auto out_strides = row_major_strides(out_shape);
-  for (std::size_t i = 0; i < kept.size(); ++i) out_stride_of_dim[kept[i]] = out_strides[i];
+  const auto starts = offsets_over(input.shape, kept);     // first input of each result element
+  const auto inner = offsets_over(input.shape, reduced);   // its inputs, in row-major order
   Tensor<S> out(out_shape, init);
-  const std::size_t rank = input.shape.size();
-  std::vector<std::int64_t> index(rank, 0);
-  std::int64_t o = 0;
-  for_each_element(input.shape, input.size(), [&](std::int64_t i) {
-    out[o] = combine(d, body, out[o], input[i]);
-    for (std::size_t dim = rank; dim-- > 0;) {
-      o += out_stride_of_dim[dim];
-      if (++index[dim] < input.shape[dim]) break;
-      o -= out_stride_of_dim[dim] * input.shape[dim];
-      index[dim] = 0;
-    }
-  });
+  const bool innermost_kept = !kept.empty() && kept.back() == static_cast<std::int64_t>(input.shape.size()) - 1;
+  if (!innermost_kept) {
+    parallel_for_elements(out_shape, out.size(), [&](std::int64_t o) {
+      S acc = init;
+      const std::int64_t start = starts[static_cast<std::size_t>(o)];
+      for (auto off : inner) acc = combine(d, body, acc, input[start + off]);
+      out[o] = std::move(acc);
+    }, static_cast<std::int64_t>(inner.size()) >= 64 ? 2 : 1024);
+    return out;
+  }
+  constexpr std::int64_t kBlock = 256;
+  const std::int64_t blocks = (out.size() + kBlock - 1) / kBlock;
+  parallel_for_elements(out_shape, blocks, [&](std::int64_t b) {
+    const std::int64_t o0 = b * kBlock, o1 = std::min(out.size(), o0 + kBlock);
+    for (auto off : inner)
+      for (std::int64_t o = o0; o < o1; ++o) {
+        try {
+          out[o] = combine(d, body, out[o], input[starts[static_cast<std::size_t>(o)] + off]);
+        } catch (const DomainError& e) {
+          throw OpError(std::string(e.what()) + " (at index " + index_string(out_shape, o) + ")");
+        }
+      }
+  }, static_cast<std::int64_t>(inner.size()) >= 64 ? 2 : 8);
   return out;
 }
 
@@ -114,67 +128,97 @@ Tensor<typename D::Scalar> reduce_window(const D& d, const Tensor<typename D::Sc
   const auto strides = row_major_strides(padded.shape);
   const auto offsets = window_offsets(g, strides);
   Tensor<S> out(g.windows, init);
-  for_each_element(g.windows, out.size(), [&](std::int64_t w) {
+  parallel_for_elements(g.windows, out.size(), [&](std::int64_t w) {
     const std::int64_t start = window_start(g, strides, w);
     S acc = init;
     for (auto off : offsets) acc = combine(d, body, acc, padded[start + off]);
     out[w] = std::move(acc);
-  });
+  }, 256);
   return out;
 }
 
 // #select_and_scatter. Padding positions are never selected (the spec leaves their value
-// unspecified; the printer writes no padding here).
+// unspecified; the printer writes no padding here). Two passes, each split over the threads:
+// every source element's selection (independent), then every result element folds the source
+// values sent to it in row-major source order, as the spec's sequential scatter does.
 template <class D>
 Tensor<typename D::Scalar> select_and_scatter(const D& d, const Tensor<typename D::Scalar>& operand,
                                               const Tensor<typename D::Scalar>& source, const typename D::Scalar& init,
                                               const Attributes& a, CompareDirection select, Op scatter) {
   using S = typename D::Scalar;
+  constexpr bool may_flip = requires { d.window_selection(select, std::vector<const S*>{}); };
+  if constexpr (may_flip)
+    if (scatter != Op::Add) throw OpError("select_and_scatter: the bound domain supports an add scatter only");
   const auto g = window_geometry(operand.shape, a);
   const std::size_t r = operand.shape.size();
   const auto op_strides = row_major_strides(operand.shape);
-  Tensor<S> out(operand.shape, init);
   bool padded = false;
   for (const auto& p : a.padding) padded = padded || p.first != 0 || p.second != 0;
   const auto offsets = window_offsets(g, op_strides);
   const std::int64_t n = num_elements(g.window);
-  std::vector<std::int64_t> candidates;  // operand offsets of one window's positions, in window order
-  for_each_element(source.shape, source.size(), [&](std::int64_t s) {
-    candidates.clear();
+  // Operand offsets of window s's positions, in window order.
+  auto candidates_of = [&](std::int64_t s) {
+    std::vector<std::int64_t> candidates;
     if (!padded) {
       const std::int64_t start = window_start(g, op_strides, s);
       for (auto off : offsets) candidates.push_back(start + off);
-    } else {
-      const auto widx = unravel(source.shape, s);
-      for (std::int64_t k = 0; k < n; ++k) {
-        const auto kidx = unravel(g.window, k);
-        std::int64_t off = 0;
-        bool inside = true;
-        for (std::size_t dim = 0; dim < r; ++dim) {
-          const auto p = widx[dim] * g.strides[dim] + kidx[dim] - a.padding[dim].first;
-          inside = inside && p >= 0 && p < operand.shape[dim];
-          off += p * op_strides[dim];
-        }
-        if (inside) candidates.push_back(off);
-      }
+      return candidates;
     }
-    if constexpr (requires { d.window_selection(select, std::vector<const S*>{}); }) {
+    const auto widx = unravel(source.shape, s);
+    for (std::int64_t k = 0; k < n; ++k) {
+      const auto kidx = unravel(g.window, k);
+      std::int64_t off = 0;
+      bool inside = true;
+      for (std::size_t dim = 0; dim < r; ++dim) {
+        const auto p = widx[dim] * g.strides[dim] + kidx[dim] - a.padding[dim].first;
+        inside = inside && p >= 0 && p < operand.shape[dim];
+        off += p * op_strides[dim];
+      }
+      if (inside) candidates.push_back(off);
+    }
+    return candidates;
+  };
+  // 1. Per source element, the positions it is sent to (and, in the bound domain, as what).
+  struct Sent {
+    std::int64_t position;
+    std::uint8_t exact = 1, floating = 1;
+  };
+  std::vector<std::vector<Sent>> sent(static_cast<std::size_t>(source.size()));
+  parallel_for_elements(source.shape, source.size(), [&](std::int64_t s) {
+    const auto candidates = candidates_of(s);
+    auto& to = sent[static_cast<std::size_t>(s)];
+    if constexpr (may_flip) {
       // The choice may differ between the exact and the float evaluation: every position
       // that may be chosen receives the source as a possible term.
-      if (scatter != Op::Add) throw OpError("select_and_scatter: the bound domain supports an add scatter only");
       std::vector<const S*> values;
       for (auto off : candidates) values.push_back(&operand[off]);
       const auto members = d.window_selection(select, values);
       for (std::size_t k = 0; k < candidates.size(); ++k)
-        if (members[k].exact || members[k].floating)
-          out[candidates[k]] = d.accumulate(out[candidates[k]], d.scatter_term(source[s], members[k]));
+        if (members[k].exact || members[k].floating) to.push_back({candidates[k], members[k].exact, members[k].floating});
     } else {
       std::int64_t selected = -1;
       for (auto off : candidates)
         if (selected < 0 || !decide(d, select, operand[selected], operand[off])) selected = off;
-      if (selected >= 0) out[selected] = combine(d, scatter, out[selected], source[s]);
+      if (selected >= 0) to.push_back({selected});
     }
-  });
+  }, 256);
+  // 2. Per result element, its terms in increasing source order.
+  std::vector<std::int64_t> first(static_cast<std::size_t>(operand.size()) + 1, 0);
+  for (const auto& to : sent)
+    for (const auto& t : to) ++first[static_cast<std::size_t>(t.position) + 1];
+  for (std::size_t i = 1; i < first.size(); ++i) first[i] += first[i - 1];
+  std::vector<std::pair<std::int64_t, Sent>> terms(static_cast<std::size_t>(first.back()));
+  std::vector<std::int64_t> fill(first.begin(), first.end() - 1);
+  for (std::int64_t s = 0; s < source.size(); ++s)
+    for (const auto& t : sent[static_cast<std::size_t>(s)]) terms[static_cast<std::size_t>(fill[static_cast<std::size_t>(t.position)]++)] = {s, t};
+  Tensor<S> out(operand.shape, init);
+  parallel_for_elements(operand.shape, operand.size(), [&](std::int64_t o) {
+    for (std::int64_t j = first[static_cast<std::size_t>(o)]; j < first[static_cast<std::size_t>(o) + 1]; ++j) {
+      const auto& [s, t] = terms[static_cast<std::size_t>(j)];
+      if constexpr (may_flip) out[o] = d.accumulate(out[o], d.scatter_term(source[s], {t.exact, t.floating}));
+      else out[o] = combine(d, scatter, out[o], source[s]);
+    }
+  }, 1024);
   return out;
 }
 

@@ -1,0 +1,165 @@
+// The one replica loop of every run path (the CPU domains, the CUDA executor, MPI ranks):
+// one instruction at a time across the replicas this process holds, in lockstep; all_reduce
+// is where the replicas meet, through a ReplicaExchange (the pluggable part): every replica in
+// this process, or one replica per MPI rank. Either way each group is folded in increasing
+// replica id, so results are the same bit for bit. Each value is freed after its last use.
+//
+// A backend supplies, for its value type V:
+//   V execute(const Instruction&, const std::vector<const V*>& operands)   one replica
+//   V reshape(V&& operand, const Shape&)        a reshape that takes the dying operand's storage
+//   V fold(Op body, const std::vector<const V*>& in_order)   one all_reduce group
+//   std::size_t bytes(const V&)                  for the peak of live values
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "interp/ops/common.hpp"
+#include "interp/run.hpp"
+
+namespace shlo {
+
+/// The replica groups of an all_reduce, each sorted; an OpError unless they partition
+/// 0..replicas-1.
+std::vector<std::vector<std::int64_t>> replica_partition(const Instruction& inst, int replicas);
+
+/// Arithmetic operations of one instruction on one replica (a multiply-add counts 2), for
+/// the profile.
+double instruction_flops(const Instruction& inst);
+
+/// How all_reduce reaches the other replicas' values.
+template <class V>
+class ReplicaExchange {
+ public:
+  using Fold = std::function<V(const std::vector<const V*>&)>;  // one group, in increasing replica id
+  virtual ~ReplicaExchange() = default;
+  /// R, the replicas of the whole run.
+  virtual int replicas() const = 0;
+  /// The replicas this process holds, increasing.
+  virtual std::vector<int> local_replicas() const = 0;
+  /// The all_reduce result of each local replica, from the local replicas' operands (in the
+  /// order of local_replicas()); `fold` combines one group's values.
+  virtual std::vector<V> all_reduce(const std::vector<std::vector<std::int64_t>>& groups, const std::vector<const V*>& local,
+                                    const Fold& fold) = 0;
+};
+
+/// Every replica in this process.
+template <class V>
+class InProcessExchange final : public ReplicaExchange<V> {
+ public:
+  explicit InProcessExchange(int replicas) : replicas_(replicas) {}
+  int replicas() const override { return replicas_; }
+  std::vector<int> local_replicas() const override {
+    std::vector<int> ids(static_cast<std::size_t>(replicas_));
+    for (int r = 0; r < replicas_; ++r) ids[static_cast<std::size_t>(r)] = r;
+    return ids;
+  }
+  std::vector<V> all_reduce(const std::vector<std::vector<std::int64_t>>& groups, const std::vector<const V*>& local,
+                            const typename ReplicaExchange<V>::Fold& fold) override {
+    std::vector<V> out(local.size());
+    for (const auto& group : groups) {
+      std::vector<const V*> members;
+      for (auto r : group) members.push_back(local[static_cast<std::size_t>(r)]);
+      const V folded = fold(members);
+      for (auto r : group) out[static_cast<std::size_t>(r)] = folded;
+    }
+    return out;
+  }
+
+ private:
+  int replicas_;
+};
+
+struct LoopStats {
+  std::map<std::string, OpProfile> profile;  // per op name
+  std::size_t peak_live_bytes = 0;
+};
+
+/// Runs the body of `m` on env[i] (the arguments of local replica i, bound by name). With
+/// options.keep_values every value stays in env; otherwise only the arguments that are never
+/// used and the returned values remain. Throws RunError located at the instruction.
+template <class V, class Backend>
+LoopStats run_replica_loop(const Module& m, Backend& backend, ReplicaExchange<V>& exchange,
+                           std::vector<std::unordered_map<std::string, V>>& env, const RunOptions& options) {
+  using Clock = std::chrono::steady_clock;
+  const Function& f = m.function;
+  const auto insts = instructions(f);
+  const int R = exchange.replicas();
+  LoopStats stats;
+  std::size_t live = 0;
+  for (const auto& e : env)
+    for (const auto& [name, v] : e) live += backend.bytes(v);
+  stats.peak_live_bytes = live;
+
+  // Last use of every value, so that it can be freed right after.
+  std::unordered_map<std::string, std::size_t> last_use;
+  for (std::size_t k = 0; k < insts.size(); ++k)
+    for (const auto& name : insts[k]->operands) last_use[name] = k;
+  const std::set<std::string> returned(f.return_values.begin(), f.return_values.end());
+
+  const auto start = Clock::now();
+  for (std::size_t k = 0; k < insts.size(); ++k) {
+    const Instruction& inst = *insts[k];
+    if (options.progress) options.progress({k, insts.size(), &inst, std::chrono::duration<double>(Clock::now() - start).count()});
+    const auto t0 = Clock::now();
+    try {
+      if (inst.op == Op::AllReduce) {
+        const auto groups = replica_partition(inst, R);
+        const Op body = region_binary_op(inst.regions[0], "all_reduce body");
+        std::vector<const V*> operands;
+        for (const auto& e : env) operands.push_back(&e.at(inst.operands[0]));
+        auto outs = exchange.all_reduce(groups, operands, [&](const std::vector<const V*>& in_order) { return backend.fold(body, in_order); });
+        for (std::size_t i = 0; i < env.size(); ++i) {
+          live += backend.bytes(outs[i]);
+          env[i].insert_or_assign(inst.result, std::move(outs[i]));
+        }
+      } else {
+        // A reshape of a value that dies here takes its storage instead of copying it.
+        const bool donate = inst.op == Op::Reshape && !options.keep_values && last_use[inst.operands[0]] == k &&
+                            !returned.count(inst.operands[0]);
+        for (auto& e : env) {
+          V v;
+          if (donate) {
+            auto node = e.extract(inst.operands[0]);
+            live -= backend.bytes(node.mapped());
+            v = backend.reshape(std::move(node.mapped()), inst.result_type.shape);
+          } else {
+            std::vector<const V*> args;
+            for (const auto& name : inst.operands) args.push_back(&e.at(name));
+            v = backend.execute(inst, args);
+          }
+          live += backend.bytes(v);
+          e.insert_or_assign(inst.result, std::move(v));
+        }
+      }
+    } catch (const RunError&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw RunError(m.file + ":" + std::to_string(inst.location.line) + ":" + std::to_string(inst.location.column) + ": " + inst.result +
+                     " = stablehlo." + op_name(inst.op) + ": " + e.what());
+    }
+    stats.peak_live_bytes = std::max(stats.peak_live_bytes, live);
+    for (const auto& name : inst.operands) {
+      if (options.keep_values || last_use[name] != k || returned.count(name)) continue;
+      for (auto& e : env) {
+        auto it = e.find(name);
+        if (it == e.end()) continue;
+        live -= backend.bytes(it->second);
+        e.erase(it);
+      }
+    }
+    auto& prof = stats.profile[op_name(inst.op)];
+    prof.count += 1;
+    prof.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+    prof.flops += instruction_flops(inst) * static_cast<double>(env.size());
+  }
+  return stats;
+}
+
+}  // namespace shlo
