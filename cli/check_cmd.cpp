@@ -156,7 +156,7 @@ void add_check_command(CLI::App& app) {
   cmd->add_flag("--no-profile-search", args->no_profile_search,
                 "when the outputs fail the profile, do not run the wider ones (tf32, bf16) to say which they fit");
   cmd->add_flag("--json", args->json, "print the report as JSON");
-  cmd->add_option("--report", args->report, "write a self-contained HTML page with histograms of error/bound and ulps");
+  cmd->add_option("--report", args->report, "write a self-contained HTML page: both tiers, with histograms of error over each bound and of ulps");
   cmd->callback([args]() { run_check(*args); });
 }
 

@@ -70,7 +70,15 @@ std::string verdict_class(Verdict v) {
 }
 
 std::string profiles_text(const CheckReport& r) {
-  if (r.consistent_profiles.empty()) return "none of the profiles tried";
+  if (r.consistent_profiles.empty()) {  // none of the checked profile and the wider ones
+    std::string tried;
+    bool on = false;
+    for (const char* p : kMatmulProfiles) {
+      on = on || r.profile == p;
+      if (on) tried += (tried.empty() ? "" : ", ") + std::string(p);
+    }
+    return "none (tried " + (tried.empty() ? r.profile : tried) + ")";
+  }
   std::string s;
   for (const auto& p : r.consistent_profiles) s += (s.empty() ? "" : ", ") + p;
   return s;

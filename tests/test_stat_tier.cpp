@@ -118,7 +118,7 @@ const char* kSumOfN = R"(module @m {
 
 }  // namespace
 
-TEST_CASE("stat tier: a sum of 4096 ones, computed by hand; IMPROBABLE lies between PASS and FAIL", "[bound][stat]") {
+TEST_CASE("stat tier: a sum of 4096 ones computed by hand and IMPROBABLE between PASS and FAIL", "[bound][stat]") {
   const Module m = parse_module(kSumOfN, "sum.mlir");
   const BoundDomain d(float_profile("ieee"), 6.0);
   const auto r = bound_run(d, m, {std::vector<float>(4096, 1.0f)});
@@ -145,7 +145,7 @@ TEST_CASE("stat tier: a sum of 4096 ones, computed by hand; IMPROBABLE lies betw
   CHECK(at.event_risk() * 1e6 == Approx(1e-9));
 }
 
-TEST_CASE("stat tier: the check's verdicts, exit statuses and failure probability", "[bound][stat]") {
+TEST_CASE("stat tier: the check's verdicts and exit statuses and failure probability", "[bound][stat]") {
   const Module m = parse_module(kSumOfN, "sum.mlir");
   const Arrays in = {f32_array({4096}, std::vector<float>(4096, 1.0f))};
   // Events: the constant (1), the reduce (1 result + 4097 operand elements) and the verdict (1).
@@ -173,7 +173,7 @@ TEST_CASE("stat tier: the check's verdicts, exit statuses and failure probabilit
   CHECK_THROWS_AS(check(m, "ieee", in, {f32_array({}, {4096})}, 0), std::invalid_argument);
 }
 
-TEST_CASE("stat tier: a select that may flip keeps both branches; a value between them is near neither", "[bound][stat]") {
+TEST_CASE("stat tier: a select that may flip keeps both branches and a value between them is near neither", "[bound][stat]") {
   const Module m = parse_module(R"(module @m {
   func.func @f(%x: tensor<2xf32>, %y: tensor<2xf32>, %w: tensor<2xf32>, %a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {
     %t = stablehlo.multiply %x, %y : tensor<2xf32>
@@ -199,7 +199,7 @@ TEST_CASE("stat tier: a select that may flip keeps both branches; a value betwee
   CHECK(judge_element(d, r[1], 0).verdict() == Verdict::Fail);  // control: no flip, the one branch
 }
 
-TEST_CASE("honest verdicts: an element whose bound is infinite is NO VERDICT, never PASS, and names the op", "[bound][stat]") {
+TEST_CASE("honest verdicts: an element whose bound is infinite is NO VERDICT (never PASS) and names the op", "[bound][stat]") {
   const Module m = parse_module(R"(module @m {
   func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
     %e = stablehlo.exponential %x : tensor<2xf32>
