@@ -6,9 +6,13 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <type_traits>
 
 #include "ast/mlir_parse.hpp"
 #include "interp/program_inputs.hpp"
+#include "cli/files.hpp"
+#include "interp/ops/common.hpp"
 #include "interp/run.hpp"
 #include "oracle/float_check.hpp"
 
@@ -19,12 +23,25 @@ namespace {
 struct CheckArgs {
   std::string file, inputs_dir, outputs_dir, profile = "ieee", report;
   int replicas = 1;
-  bool json = false;
+  double delta = 1e-9;
+  bool json = false, no_profile_search = false;
 };
 
 [[noreturn]] void bad_input(const std::string& message) {
   std::cerr << "shlo check: " << message << "\n";
   throw CLI::RuntimeError(2);
+}
+
+// The first NaN of a float array, if any.
+std::optional<std::int64_t> first_nan(const NpyArray& a) {
+  return std::visit(
+      [](const auto& v) -> std::optional<std::int64_t> {
+        for (std::size_t k = 0; k < v.size(); ++k)
+          if constexpr (std::is_floating_point_v<std::decay_t<decltype(v[k])>>)
+            if (v[k] != v[k]) return static_cast<std::int64_t>(k);
+        return std::nullopt;
+      },
+      a.data);
 }
 
 NpyArray load(const std::string& path, const std::string& what) {
@@ -42,6 +59,7 @@ void run_check(const CheckArgs& args) {
   } catch (const ParseError& e) {
     bad_input(e.what());
   }
+  if (!(args.delta > 0 && args.delta <= 0.5)) bad_input("--delta must lie in (0, 0.5], got " + std::to_string(args.delta));
   FloatProfile profile;
   try {
     profile = float_profile(args.profile);
@@ -57,6 +75,12 @@ void run_check(const CheckArgs& args) {
   }
   std::vector<std::vector<NpyArray>> outputs(static_cast<std::size_t>(args.replicas));
   for (int r = 0; r < args.replicas; ++r) {
+    for (std::size_t i = 0; i < f.arguments.size(); ++i) {
+      const NpyArray& a = inputs.arrays[static_cast<std::size_t>(r)][i];
+      if (const auto nan = first_nan(a))
+        bad_input(inputs.sources[static_cast<std::size_t>(r)][i] + ": element " + index_string(a.shape, *nan) + " of input " +
+                  f.arguments[i].name + " is NaN, which has no exact value to check against");
+    }
     for (std::size_t i = 0; i < f.return_values.size(); ++i) {
       const std::string path = replica_file(args.outputs_dir, r, "result" + std::to_string(i) + ".npy");
       NpyArray a = load(path, "output " + f.return_values[i] + " of replica " + std::to_string(r));
@@ -77,7 +101,10 @@ void run_check(const CheckArgs& args) {
   };
   CheckReport report;
   try {
-    report = check_float_outputs(m, profile, inputs.arrays, outputs, args.replicas, progress);
+    CheckOptions options;
+    options.delta = args.delta;
+    options.find_consistent_profiles = !args.no_profile_search;
+    report = check_float_outputs(m, profile, inputs.arrays, outputs, args.replicas, progress, options);
   } catch (const RunError& e) {
     if (shown) std::fprintf(stderr, "\r\033[K");
     bad_input(std::string("the bound analysis cannot run: ") + e.what());
@@ -92,7 +119,7 @@ void run_check(const CheckArgs& args) {
     if (!html) bad_input("cannot write " + args.report);
     if (!args.json) std::cout << "report written to " << args.report << "\n";
   }
-  if (!report.pass()) throw CLI::RuntimeError(1);
+  if (report.verdict() != Verdict::Pass) throw CLI::RuntimeError(static_cast<int>(report.verdict()));
 }
 
 }  // namespace
@@ -101,21 +128,38 @@ void add_check_command(CLI::App& app) {
   auto args = std::make_shared<CheckArgs>();
   auto* cmd = app.add_subcommand(
       "check",
-      "Check float32 outputs computed elsewhere (a GPU) against the exact value and a sound bound on\n"
-      "|any float32 evaluation - exact|, valid for every summation order, under an accuracy profile.\n"
-      "An element outside its bound is a bug, not rounding. One row per output: max abs, rel and ulps\n"
-      "error, the worst error/bound and where, elements over the bound, elements whose bound covers a\n"
-      "comparison that may flip (relu, max pool, select; in their own op or upstream), PASS or FAIL.\n"
+      "Check float32 outputs computed elsewhere (a GPU) against the exact value, in two tiers, under an\n"
+      "accuracy profile (ieee; cuda; tf32 or bf16: matmul operands reduced to that precision).\n"
+      "Sound tier: a bound on |any float32 evaluation - exact|, valid for every summation order; an\n"
+      "element outside it is a bug, never rounding (FAIL). Statistical tier: a bound that holds with\n"
+      "probability >= 1 - DELTA for the whole check when rounding errors behave as independent\n"
+      "mean-zero random variables (sums of n terms within about lambda sqrt(n) u of their terms'\n"
+      "magnitudes); an element outside it is IMPROBABLE: a bug (a TF32 or bf16 matmul, a wrong\n"
+      "order of magnitude) unless rounding behaved far worse than random; the probability is printed.\n"
+      "An element whose sound bound is infinite (the float evaluation may overflow) has NO VERDICT:\n"
+      "its exact value and the first op where the bound became infinite are named.\n"
+      "One row per output: max abs, rel and ulps error, the worst error over each tier's bound and\n"
+      "where, elements over the sound bound, improbable, whose bound covers a comparison that may flip\n"
+      "(relu, max pool, select; in their own op or upstream), unbounded, and the verdict. The report\n"
+      "also says which of the profiles ieee, tf32, bf16 the outputs are consistent with (a wider\n"
+      "profile costs one more analysis, only when the outputs fail the narrower one).\n"
       "Files: INPUTS/<arg>.npy and OUTPUTS/result<i>.npy, or .../r<k>/... per replica, as shlo run\n"
       "writes them (after shlo run --random-inputs S --out D: --inputs D/inputs, or D on R > 1).\n"
-      "Exit 0: all PASS; 1: some FAIL; 2: bad input (the file is named).");
+      "Exit 0: all PASS; 1: some FAIL; 3: none FAIL, some IMPROBABLE; 4: none FAIL or IMPROBABLE,\n"
+      "some NO VERDICT; 2: bad input (the file is named).");
   cmd->add_option("file", args->file, "the .mlir file")->required();
   cmd->add_option("--inputs,-i", args->inputs_dir, "folder of the input .npy files")->required();
   cmd->add_option("--outputs,-o", args->outputs_dir, "folder of the float32 output .npy files to check")->required();
   cmd->add_option("--replicas,-r", args->replicas, "number of replicas R")->capture_default_str()->check(CLI::Range(1, 4096));
   cmd->add_option("--profile,-p", args->profile, std::string("accuracy profile: ") + kProfileNames)->capture_default_str();
+  cmd->add_option("--delta", args->delta,
+                  "the statistical tier's failure probability for the whole check: an honest evaluation is IMPROBABLE "
+                  "with probability at most DELTA")
+      ->capture_default_str();
+  cmd->add_flag("--no-profile-search", args->no_profile_search,
+                "when the outputs fail the profile, do not run the wider ones (tf32, bf16) to say which they fit");
   cmd->add_flag("--json", args->json, "print the report as JSON");
-  cmd->add_option("--report", args->report, "write a self-contained HTML page with histograms of error/bound and ulps");
+  cmd->add_option("--report", args->report, "write a self-contained HTML page: both tiers, with histograms of error over each bound and of ulps");
   cmd->callback([args]() { run_check(*args); });
 }
 

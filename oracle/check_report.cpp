@@ -59,44 +59,108 @@ std::string svg_histogram(const std::vector<std::int64_t>& counts, const std::ve
   return s + "</svg>";
 }
 
+std::string verdict_class(Verdict v) {
+  switch (v) {
+    case Verdict::Pass: return "PASS";
+    case Verdict::Fail: return "FAIL";
+    case Verdict::Improbable: return "IMPROBABLE";
+    case Verdict::NoVerdict: return "NOVERDICT";
+  }
+  return "";
+}
+
+std::string profiles_text(const CheckReport& r) {
+  if (r.consistent_profiles.empty()) {  // none of the checked profile and the wider ones
+    std::string tried;
+    bool on = false;
+    for (const char* p : kMatmulProfiles) {
+      on = on || r.profile == p;
+      if (on) tried += (tried.empty() ? "" : ", ") + std::string(p);
+    }
+    return "none (tried " + (tried.empty() ? r.profile : tried) + ")";
+  }
+  std::string s;
+  for (const auto& p : r.consistent_profiles) s += (s.empty() ? "" : ", ") + p;
+  return s;
+}
+
+// The lines under the table: the statistical tier's terms, then what each verdict rests on.
+std::vector<std::string> explanations(const CheckReport& r) {
+  std::vector<std::string> lines;
+  lines.push_back("statistical tier: lambda " + fmt("%.3g", r.lambda) + " over at most " + fmt("%.0f", r.events) +
+                  " events (a statistical bound relied on), each failing with probability <= " + fmt("%.2g", r.event_risk) +
+                  "; the whole check holds with probability >= 1 - " + fmt("%.2g", r.delta));
+  for (const auto& o : r.outputs) {
+    const std::string who = o.name + (r.replicas > 1 ? " (replica " + std::to_string(o.replica) + ")" : "");
+    if (o.improbable)
+      lines.push_back(who + ": " + std::to_string(o.improbable) + " element(s) outside the statistical bound (worst at " +
+                      index_string(o.shape, o.worst_pflat) + "); rounding alone puts them there with probability <= " +
+                      fmt("%.2g", o.improbable_probability));
+    if (o.unbounded)
+      lines.push_back(who + ": " + std::to_string(o.unbounded) + " element(s) with an infinite bound, NO VERDICT; first at " +
+                      index_string(o.shape, o.first_unbounded_flat) + ": exact " +
+                      (std::isfinite(o.unbounded_exact) ? fmt("%.9g", o.unbounded_exact) : std::string("not enclosed at double precision")) +
+                      ", float " + fmt("%.9g", o.unbounded_float));
+  }
+  if (!r.first_unbounded.empty()) lines.push_back("the bound first became infinite at " + r.first_unbounded);
+  lines.push_back("consistent with profiles: " + profiles_text(r));
+  switch (r.verdict()) {
+    case Verdict::Pass: lines.push_back("PASS: every element lies within its sound and its statistical bound"); break;
+    case Verdict::Fail: lines.push_back("FAIL: elements outside their sound bound cannot be rounding"); break;
+    case Verdict::Improbable:
+      lines.push_back("IMPROBABLE: elements outside their statistical bound: a bug unless rounding behaved far worse than random");
+      break;
+    case Verdict::NoVerdict: lines.push_back("NO VERDICT: elements whose bound is infinite (the float evaluation may overflow) are not checked"); break;
+  }
+  return lines;
+}
+
 }  // namespace
 
 std::string format_table(const CheckReport& r) {
   std::string s = "shlo check: " + r.file + ", profile " + r.profile + ", " + std::to_string(r.replicas) + " replica(s); bound analysis " +
                   fmt("%.2f s", r.seconds) + "\n";
-  char line[512];
-  std::snprintf(line, sizeof line, "%-12s %4s %-16s %10s %10s %9s %12s %-16s %8s %8s  %s\n", "output", "rep", "shape", "max abs",
-                "max rel", "max ulps", "worst e/bnd", "at", "over", "flips", "verdict");
+  char line[600];
+  std::snprintf(line, sizeof line, "%-12s %4s %-16s %10s %10s %9s %12s %12s %-16s %8s %8s %8s %8s  %s\n", "output", "rep", "shape",
+                "max abs", "max rel", "max ulps", "worst e/bnd", "worst e/stat", "at", "over", "improb", "flips", "unbnd", "verdict");
   s += line;
   for (const auto& o : r.outputs) {
     if (o.predicate) {
-      std::snprintf(line, sizeof line, "%-12s %4d %-16s %10s %10s %9s %12s %-16s %8lld %8lld  %s\n", o.name.c_str(), o.replica,
-                    (shape_text(o.shape) + " i1").c_str(), "-", "-", "-", "-", worst_at(o).c_str(), static_cast<long long>(o.over),
-                    static_cast<long long>(o.flips), o.pass() ? "PASS" : "FAIL");
+      std::snprintf(line, sizeof line, "%-12s %4d %-16s %10s %10s %9s %12s %12s %-16s %8lld %8lld %8lld %8s  %s\n", o.name.c_str(),
+                    o.replica, (shape_text(o.shape) + " i1").c_str(), "-", "-", "-", "-", "-", worst_at(o).c_str(),
+                    static_cast<long long>(o.over), static_cast<long long>(o.improbable), static_cast<long long>(o.flips), "-",
+                    verdict_name(o.verdict()));
     } else {
-      std::snprintf(line, sizeof line, "%-12s %4d %-16s %10.3g %10.3g %9.3g %12.4g %-16s %8lld %8lld  %s%s\n", o.name.c_str(), o.replica,
-                    shape_text(o.shape).c_str(), o.max_abs, o.max_rel, o.max_ulps, o.worst_ratio, worst_at(o).c_str(),
-                    static_cast<long long>(o.over), static_cast<long long>(o.flips), o.pass() ? "PASS" : "FAIL",
-                    o.unbounded ? (" (" + std::to_string(o.unbounded) + " unbounded)").c_str() : "");
+      std::snprintf(line, sizeof line, "%-12s %4d %-16s %10.3g %10.3g %9.3g %12.4g %12.4g %-16s %8lld %8lld %8lld %8lld  %s\n",
+                    o.name.c_str(), o.replica, shape_text(o.shape).c_str(), o.max_abs, o.max_rel, o.max_ulps, o.worst_ratio,
+                    o.worst_pratio, worst_at(o).c_str(), static_cast<long long>(o.over), static_cast<long long>(o.improbable),
+                    static_cast<long long>(o.flips), static_cast<long long>(o.unbounded), verdict_name(o.verdict()));
     }
     s += line;
   }
-  s += "error/bound over all elements: median " + fmt("%.3g", r.median_ratio) + ", worst " + fmt("%.3g", r.worst_ratio) + "\n";
-  s += r.pass() ? "PASS: every element lies within its bound\n" : "FAIL: elements outside their bound cannot be rounding\n";
+  s += "error/bound over all elements: sound median " + fmt("%.3g", r.median_ratio) + ", worst " + fmt("%.3g", r.worst_ratio) +
+       "; statistical median " + fmt("%.3g", r.median_pratio) + ", worst " + fmt("%.3g", r.worst_pratio) + "\n";
+  for (const auto& l : explanations(r)) s += l + "\n";
   return s;
 }
 
 std::string format_json(const CheckReport& r) {
+  auto num = [](double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(x > 0 ? "inf" : "nan"); };
   nlohmann::json j;
   j["file"] = r.file;
   j["profile"] = r.profile;
   j["replicas"] = r.replicas;
   j["analysis_seconds"] = r.seconds;
+  j["verdict"] = verdict_name(r.verdict());
   j["pass"] = r.pass();
   j["median_error_over_bound"] = r.median_ratio;
-  j["worst_error_over_bound"] = std::isfinite(r.worst_ratio) ? nlohmann::json(r.worst_ratio) : nlohmann::json("inf");
+  j["worst_error_over_bound"] = num(r.worst_ratio);
+  j["median_error_over_statistical_bound"] = r.median_pratio;
+  j["worst_error_over_statistical_bound"] = num(r.worst_pratio);
+  j["statistical"] = {{"delta", r.delta}, {"lambda", r.lambda}, {"sums", r.events}, {"risk_per_sum", r.event_risk}};
+  j["first_unbounded_op"] = r.first_unbounded.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.first_unbounded);
+  j["consistent_profiles"] = r.consistent_profiles;
   j["outputs"] = nlohmann::json::array();
-  auto num = [](double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(x > 0 ? "inf" : "nan"); };
   for (const auto& o : r.outputs) {
     nlohmann::json e;
     e["name"] = o.name;
@@ -110,12 +174,21 @@ std::string format_json(const CheckReport& r) {
     e["max_ulps"] = num(o.max_ulps);
     e["worst_error_over_bound"] = num(o.worst_ratio);
     e["median_error_over_bound"] = num(o.median_ratio);
+    e["worst_error_over_statistical_bound"] = num(o.worst_pratio);
+    e["median_error_over_statistical_bound"] = num(o.median_pratio);
     e["worst_index"] = o.worst_flat < 0 ? nlohmann::json(nullptr) : nlohmann::json(unravel(o.shape, o.worst_flat));
+    e["worst_statistical_index"] = o.worst_pflat < 0 ? nlohmann::json(nullptr) : nlohmann::json(unravel(o.shape, o.worst_pflat));
     e["over_bound"] = o.over;
+    e["improbable"] = o.improbable;
+    if (o.improbable) e["improbable_probability"] = o.improbable_probability;
     e["branch_may_flip"] = o.flips;
     e["unbounded"] = o.unbounded;
-    e["verdict"] = o.pass() ? "PASS" : "FAIL";
+    if (o.unbounded)
+      e["first_unbounded"] = {{"index", unravel(o.shape, o.first_unbounded_flat)}, {"exact", num(o.unbounded_exact)},
+                              {"float", num(o.unbounded_float)}};
+    e["verdict"] = verdict_name(o.verdict());
     e["error_over_bound_histogram"] = o.ratio_histogram;
+    e["error_over_statistical_bound_histogram"] = o.pratio_histogram;
     e["ulps_histogram"] = o.ulps_histogram;
     j["outputs"].push_back(e);
   }
@@ -125,28 +198,44 @@ std::string format_json(const CheckReport& r) {
 }
 
 std::string format_html(const CheckReport& r) {
+  const Verdict verdict = r.verdict();
   std::string s =
       "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>shlo check: " + html_escape(r.file) +
       "</title><style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{padding:2px 8px;"
       "border-bottom:1px solid #ddd;text-align:right}.PASS{color:#1e8449;font-weight:bold}.FAIL{color:#c0392b;font-weight:bold}"
+      ".IMPROBABLE{color:#d35400;font-weight:bold}.NOVERDICT{color:#7f8c8d;font-weight:bold}"
       "section{margin-top:1.5em}</style></head><body>\n";
   s += "<h1>shlo check: " + html_escape(r.file) + "</h1>\n<p>Profile <b>" + html_escape(r.profile) + "</b>, " + std::to_string(r.replicas) +
-       " replica(s). Verdict: <span class='" + (r.pass() ? "PASS'>PASS" : "FAIL'>FAIL") +
-       "</span>. An element fails when it lies farther from the exact value than the sound bound on any float32 "
-       "evaluation allows: that is never rounding.</p>\n<table><tr><th>output</th><th>replica</th><th>shape</th><th>max abs</th>"
-       "<th>max rel</th><th>max ulps</th><th>median error/bound</th><th>worst error/bound</th><th>at</th><th>over bound</th>"
+       " replica(s). Verdict: <span class='" + verdict_class(verdict) + "'>" + verdict_name(verdict) +
+       "</span>.</p>\n<p>Two tiers. <b>Sound</b>: an element FAILs when it lies farther from the exact value than the bound on any "
+       "float32 evaluation allows (every summation order): that is never rounding. <b>Statistical</b>: an element is IMPROBABLE "
+       "when it lies outside the bound that holds, for the whole check, with probability at least 1 - " +
+       fmt("%.2g", r.delta) + " when rounding errors behave as independent mean-zero random variables (lambda " + fmt("%.3g", r.lambda) +
+       "). An element whose sound bound is infinite gets NO VERDICT.</p>\n<ul>";
+  for (const auto& l : explanations(r)) s += "<li>" + html_escape(l) + "</li>";
+  s += "</ul>\n<table><tr><th>output</th><th>replica</th><th>shape</th><th>max abs</th><th>max rel</th><th>max ulps</th>"
+       "<th>median error/bound</th><th>worst error/bound</th><th>at</th><th>median error/statistical</th>"
+       "<th>worst error/statistical</th><th>at</th><th>over bound (FAIL)</th><th>IMPROBABLE</th><th>NO VERDICT</th>"
        "<th>branch may flip</th><th>verdict</th></tr>\n";
-  for (const auto& o : r.outputs)
+  for (const auto& o : r.outputs) {
+    const std::string pat = o.worst_pflat < 0 ? "-" : index_string(o.shape, o.worst_pflat);
     s += "<tr><td>" + html_escape(o.name) + "</td><td>" + std::to_string(o.replica) + "</td><td>" + shape_text(o.shape) + "</td><td>" +
          fmt("%.3g", o.max_abs) + "</td><td>" + fmt("%.3g", o.max_rel) + "</td><td>" + fmt("%.3g", o.max_ulps) + "</td><td>" +
          fmt("%.3g", o.median_ratio) + "</td><td>" + fmt("%.4g", o.worst_ratio) + "</td><td>" + worst_at(o) + "</td><td>" +
-         std::to_string(o.over) + "</td><td>" + std::to_string(o.flips) + "</td><td class='" + (o.pass() ? "PASS'>PASS" : "FAIL'>FAIL") +
+         fmt("%.3g", o.median_pratio) + "</td><td>" + fmt("%.4g", o.worst_pratio) + "</td><td>" + pat + "</td><td class='" +
+         (o.over ? "FAIL" : "") + "'>" + std::to_string(o.over) + "</td><td class='" + (o.improbable ? "IMPROBABLE" : "") + "'>" +
+         std::to_string(o.improbable) + "</td><td class='" + (o.unbounded ? "NOVERDICT" : "") + "'>" + std::to_string(o.unbounded) +
+         "</td><td>" + std::to_string(o.flips) + "</td><td class='" + verdict_class(o.verdict()) + "'>" + verdict_name(o.verdict()) +
          "</td></tr>\n";
+  }
   s += "</table>\n";
   for (const auto& o : r.outputs) {
     if (o.predicate) continue;
-    s += "<section><h2>" + html_escape(o.name) + " (replica " + std::to_string(o.replica) + ")</h2>\n";
-    s += svg_histogram(o.ratio_histogram, ratio_bin_labels(), "error / bound (elements per bin)", o.ratio_histogram.size() - 1);
+    s += "<section><h2>" + html_escape(o.name) + " (replica " + std::to_string(o.replica) + "): " + verdict_name(o.verdict()) + "</h2>\n";
+    s += svg_histogram(o.ratio_histogram, ratio_bin_labels(), "error / sound bound (elements per bin; red: FAIL)",
+                       o.ratio_histogram.size() - 1);
+    s += "\n" + svg_histogram(o.pratio_histogram, ratio_bin_labels(), "error / statistical bound (red: IMPROBABLE or FAIL)",
+                              o.pratio_histogram.size() - 1);
     s += "\n" + svg_histogram(o.ulps_histogram, ulps_bin_labels(), "error in float32 ulps of the exact value", o.ulps_histogram.size()) +
          "\n</section>\n";
   }

@@ -8,6 +8,7 @@
 
 #include "interp/domain/ieee.hpp"
 #include "interp/program_inputs.hpp"
+#include "interp/ops/common.hpp"
 #include "interp/run.hpp"
 
 namespace shlo {
@@ -41,31 +42,241 @@ std::vector<double> as_doubles(const NpyArray& a, const std::string& what) {
   return v;
 }
 
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
+}
+
+// How far y lies into an open gap (lo, hi) between two branches, over the bound (0: not in it).
+double into_gap(double y, float lo, float hi, double bound) {
+  if (!(lo < hi) || !(y > lo && y < hi)) return 0;
+  return 1 + std::min(y - lo, hi - y) / bound;
+}
+
+std::string describe(const Module& m, const Instruction& inst) {
+  return m.file + ":" + std::to_string(inst.location.line) + ":" + std::to_string(inst.location.column) + ": " + inst.result +
+         " = stablehlo." + op_name(inst.op);
+}
+
+// One run of the bound analysis, watching for the first instruction that made a bound infinite.
+struct Analysis {
+  std::vector<std::vector<Value<BoundDomain>>> outputs;  // [replica][result]
+  std::string first_unbounded;
+  double seconds = 0;
+};
+
+Analysis analyse(const Module& m, const BoundDomain& d, const std::vector<std::vector<NpyArray>>& inputs, int replicas,
+                 const std::function<void(const std::string&)>& progress) {
+  const Function& f = m.function;
+  // A NaN input has no exact value: name it before the one .npy-to-domain path reads the inputs.
+  for (int r = 0; r < replicas; ++r)
+    for (std::size_t i = 0; i < f.arguments.size(); ++i) {
+      if (f.arguments[i].type.element == ElementType::I1) continue;
+      const NpyArray& a = inputs.at(static_cast<std::size_t>(r)).at(i);
+      const std::string what = "input " + f.arguments[i].name + " (argument " + std::to_string(i) + ", replica " + std::to_string(r) + ")";
+      const auto xs = as_doubles(a, what);
+      for (std::size_t k = 0; k < xs.size(); ++k)
+        if (xs[k] != xs[k])
+          throw std::invalid_argument(what + ": element " + index_string(a.shape, static_cast<std::int64_t>(k)) +
+                                      " is NaN, which has no exact value to check against");
+    }
+  std::vector<std::vector<Value<BoundDomain>>> values;
+  try {
+    values = npy_values(d, f, inputs);
+  } catch (const InputError& e) {
+    throw std::invalid_argument(e.what());
+  }
+  Analysis out;
+  d.reset_made_unbounded();
+  const Instruction* previous = nullptr;
+  auto watch = [&] {
+    if (out.first_unbounded.empty() && previous && d.made_unbounded()) out.first_unbounded = describe(m, *previous);
+  };
+  RunOptions options;
+  options.replicas = replicas;
+  options.progress = [&](const RunProgress& p) {
+    watch();
+    previous = p.current;
+    if (progress)
+      progress("[" + std::to_string(p.done + 1) + "/" + std::to_string(p.total) + "] " + p.current->result + " = stablehlo." +
+               op_name(p.current->op));
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  out.outputs = run_program(m, d, std::move(values), options).outputs;
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  watch();
+  return out;
+}
+
+// Every output against its analysis. `whole_risk`: the whole check's failure probability,
+// which bounds every element's. Appends every float element's error/bound (both tiers) to
+// `all_ratios` and `all_pratios` when given.
+std::vector<OutputCheck> judge_outputs(const Module& m, const BoundDomain& d, const Analysis& analysis,
+                                       const std::vector<std::vector<NpyArray>>& outputs, int replicas, double whole_risk,
+                                       std::vector<double>* all_ratios = nullptr, std::vector<double>* all_pratios = nullptr) {
+  const Function& f = m.function;
+  std::vector<OutputCheck> checks;
+  for (int r = 0; r < replicas; ++r)
+    for (std::size_t i = 0; i < f.return_values.size(); ++i) {
+      OutputCheck o;
+      o.name = f.return_values[i];
+      o.replica = r;
+      o.index = i;
+      o.shape = f.return_types[i].shape;
+      o.ratio_histogram.assign(kRatioBins, 0);
+      o.pratio_histogram.assign(kRatioBins, 0);
+      o.ulps_histogram.assign(kUlpsBins, 0);
+      const NpyArray& y = outputs.at(static_cast<std::size_t>(r)).at(i);
+      const std::string what = "output " + o.name + " (result " + std::to_string(i) + ", replica " + std::to_string(r) + ")";
+      if (y.shape != o.shape)
+        throw std::invalid_argument(what + " has shape " + shape_to_string(y.shape) + ", expected " + shape_to_string(o.shape));
+      const auto& value = analysis.outputs[static_cast<std::size_t>(r)][i];
+      if (const auto* p = std::get_if<PredTensor>(&value)) {
+        o.predicate = true;
+        if (y.dtype() != NpyDtype::Bool) throw std::invalid_argument(what + " must be bool");
+        const auto& b = std::get<std::vector<std::uint8_t>>(y.data);
+        o.elements = p->size();
+        for (std::int64_t k = 0; k < p->size(); ++k) {
+          const std::uint8_t bits = (*p)[k];
+          const bool flip = bits & (kPredFloatMayFlip | kPredExactUndecided);
+          const bool likely_flip = flip && !(bits & kPredStatDecided);
+          const bool differs = (b[static_cast<std::size_t>(k)] != 0) != ((bits & kPredValue) != 0);
+          o.flips += flip;
+          if (differs && !flip) {
+            ++o.over;
+            if (o.worst_flat < 0) o.worst_flat = k;
+          } else if (differs && !likely_flip) {
+            ++o.improbable;
+            o.improbable_probability = std::min(o.improbable_probability, whole_risk);
+            if (o.worst_pflat < 0) o.worst_pflat = k;
+          }
+        }
+        checks.push_back(std::move(o));
+        continue;
+      }
+      const auto& t = std::get<Tensor<BoundScalar>>(value);
+      const auto ys = as_doubles(y, what);
+      o.elements = t.size();
+      std::vector<double> ratios, pratios;
+      ratios.reserve(ys.size());
+      pratios.reserve(ys.size());
+      for (std::int64_t k = 0; k < t.size(); ++k) {
+        const BoundScalar s = d.closed(t[k]);
+        const double yk = ys[static_cast<std::size_t>(k)];
+        const ElementVerdict v = judge_element(d, s, yk);
+        o.flips += (s.flags & kMayFlip) != 0;
+        o.nonfinite += !std::isfinite(yk);
+        o.over += v.over;
+        if (v.improbable) {
+          ++o.improbable;
+          // An element downstream of a comparison the statistical tier decided also relies on
+          // the comparison's operands: count it at the whole check's risk.
+          const double risk = s.flags & kMayFlip ? whole_risk : std::min(whole_risk, (s.events + 1) * d.event_risk());
+          o.improbable_probability = std::min(o.improbable_probability, risk);
+        }
+        if (v.unbounded) {
+          ++o.unbounded;
+          if (o.first_unbounded_flat < 0) {
+            o.first_unbounded_flat = k;
+            o.unbounded_exact = d.to_double(s);
+            o.unbounded_float = yk;
+          }
+        }
+        if (!std::isfinite(s.lo) || !std::isfinite(s.hi) || !std::isfinite(v.error)) {  // exact value unknown here
+          ++o.ratio_histogram[static_cast<std::size_t>(ratio_bin(v.ratio))];
+          ++o.pratio_histogram[static_cast<std::size_t>(ratio_bin(v.pratio))];
+          continue;
+        }
+        o.max_abs = std::max(o.max_abs, v.error);
+        const double mid = d.to_double(s);
+        if (mid != 0) o.max_rel = std::max(o.max_rel, v.error / std::fabs(mid));
+        o.max_ulps = std::max(o.max_ulps, v.ulps);
+        if (o.worst_flat < 0 || v.ratio > o.worst_ratio) {
+          o.worst_ratio = v.ratio;
+          o.worst_flat = k;
+        }
+        if (o.worst_pflat < 0 || v.pratio > o.worst_pratio) {
+          o.worst_pratio = v.pratio;
+          o.worst_pflat = k;
+        }
+        ratios.push_back(v.ratio);
+        pratios.push_back(v.pratio);
+        ++o.ratio_histogram[static_cast<std::size_t>(ratio_bin(v.ratio))];
+        ++o.pratio_histogram[static_cast<std::size_t>(ratio_bin(v.pratio))];
+        ++o.ulps_histogram[static_cast<std::size_t>(ulps_bin(v.ulps))];
+      }
+      if (all_ratios) all_ratios->insert(all_ratios->end(), ratios.begin(), ratios.end());
+      if (all_pratios) all_pratios->insert(all_pratios->end(), pratios.begin(), pratios.end());
+      o.median_ratio = median(std::move(ratios));
+      o.median_pratio = median(std::move(pratios));
+      checks.push_back(std::move(o));
+    }
+  return checks;
+}
+
+bool consistent(const std::vector<OutputCheck>& outputs) {
+  return std::none_of(outputs.begin(), outputs.end(), [](const OutputCheck& o) {
+    return o.verdict() == Verdict::Fail || o.verdict() == Verdict::Improbable;
+  });
+}
+
 }  // namespace
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::Pass: return "PASS";
+    case Verdict::Fail: return "FAIL";
+    case Verdict::Improbable: return "IMPROBABLE";
+    case Verdict::NoVerdict: return "NO VERDICT";
+  }
+  return "?";
+}
+
+Verdict worse(Verdict a, Verdict b) {
+  for (Verdict v : {Verdict::Fail, Verdict::Improbable, Verdict::NoVerdict})
+    if (a == v || b == v) return v;
+  return Verdict::Pass;
+}
+
+Verdict ElementVerdict::verdict() const {
+  return over ? Verdict::Fail : improbable ? Verdict::Improbable : unbounded ? Verdict::NoVerdict : Verdict::Pass;
+}
 
 ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, double y) {
   const BoundScalar s = d.closed(open);
   ElementVerdict v;
-  const double bound = d.bound(s);
+  const double bound = d.bound(s), pbound = d.pbound(s);
   const double mid = d.to_double(s);
   if (std::isinf(s.lo) && s.lo == s.hi) {  // an exact infinity
     v.over = y != s.lo;
-    v.ratio = v.over ? kInf : 0;
+    v.ratio = v.pratio = v.over ? kInf : 0;
     v.error = v.over ? kInf : 0;
     return v;
   }
   v.error = std::fabs(y - mid);
   v.ulps = v.error / ieee_ulp<float>(mid);
-  if (y != y) {  // NaN: only an unbounded element may be one
+  if (y != y) {  // NaN: only an element with an infinite bound may be one
     v.error = v.ulps = kInf;
     v.over = bound != kInf;
+    v.improbable = !v.over && pbound != kInf;
+    v.unbounded = bound == kInf && !v.improbable;
     v.ratio = v.over ? kInf : 0;
+    v.pratio = v.over || v.improbable ? kInf : 0;
     return v;
   }
   const double distance = y > s.hi ? y - s.hi : y < s.lo ? s.lo - y : 0;
-  if (bound == kInf) return v;
-  v.ratio = distance == 0 ? 0 : bound == 0 ? kInf : distance / bound;
-  v.over = distance > bound;
+  auto over_bound = [&](double b) { return distance == 0 ? 0 : b == 0 ? kInf : distance / b; };
+  v.ratio = bound == kInf ? 0 : over_bound(bound);
+  v.pratio = pbound == kInf ? 0 : over_bound(pbound);
+  if (s.flags & kBranchGap) {  // between two branches: near neither
+    v.ratio = std::max(v.ratio, into_gap(y, s.st.lo, s.st.hi, bound));
+    v.pratio = std::max(v.pratio, into_gap(y, s.st.plo, s.st.phi, pbound));
+  }
+  v.over = v.ratio > 1;
+  v.improbable = !v.over && v.pratio > 1;
+  v.unbounded = bound == kInf && !v.improbable;
   return v;
 }
 
@@ -83,110 +294,87 @@ std::vector<std::string> ulps_bin_labels() {
   return l;
 }
 
-bool CheckReport::pass() const {
-  return std::all_of(outputs.begin(), outputs.end(), [](const OutputCheck& o) { return o.pass(); });
+Verdict OutputCheck::verdict() const {
+  if (over) return Verdict::Fail;
+  if (improbable) return Verdict::Improbable;
+  if (unbounded) return Verdict::NoVerdict;
+  return Verdict::Pass;
+}
+
+Verdict CheckReport::verdict() const {
+  Verdict v = Verdict::Pass;
+  for (const auto& o : outputs) v = worse(v, o.verdict());
+  return v;
+}
+
+double sum_events(const Module& m, int replicas) {
+  // Every scalar an instruction makes (its result, and what a region makes per operand
+  // element and window position) may use a statistical bound once; each output element is
+  // judged once.
+  double n = 0;
+  for (const Instruction* inst : instructions(m.function)) {
+    double made = static_cast<double>(num_elements(inst->result_type.shape));
+    const bool folds = inst->op == Op::Reduce || inst->op == Op::ReduceWindow || inst->op == Op::SelectAndScatter || inst->op == Op::AllReduce;
+    if (folds || !inst->regions.empty()) {
+      double window = 1;
+      for (auto w : inst->attributes.window_dimensions) window *= static_cast<double>(w);
+      for (const auto& t : inst->operand_types) made += static_cast<double>(num_elements(t.shape)) * window;
+    }
+    n += made;
+  }
+  for (const auto& t : m.function.return_types) n += static_cast<double>(num_elements(t.shape));
+  return n * replicas;
 }
 
 CheckReport check_float_outputs(const Module& m, const FloatProfile& profile, const std::vector<std::vector<NpyArray>>& inputs,
                                 const std::vector<std::vector<NpyArray>>& outputs, int replicas,
-                                const std::function<void(const std::string&)>& progress) {
-  const BoundDomain d(profile);
-  const Function& f = m.function;
-  if (inputs.size() != static_cast<std::size_t>(replicas))
-    throw std::invalid_argument(std::to_string(inputs.size()) + " input sets for " + std::to_string(replicas) + " replicas");
-  std::vector<std::vector<Value<BoundDomain>>> values;
-  try {
-    values = npy_values(d, f, inputs);
-  } catch (const InputError& e) {
-    throw std::invalid_argument(e.what());
-  }
-  RunOptions options;
-  options.replicas = replicas;
-  if (progress)
-    options.progress = [&](const RunProgress& p) {
-      progress("[" + std::to_string(p.done + 1) + "/" + std::to_string(p.total) + "] " + p.current->result + " = stablehlo." +
-               op_name(p.current->op));
-    };
+                                const std::function<void(const std::string&)>& progress, const CheckOptions& options) {
+  if (!(options.delta > 0 && options.delta < 1)) throw std::invalid_argument("delta must lie in (0, 1)");
   CheckReport report;
   report.file = m.file;
   report.profile = profile.name;
   report.replicas = replicas;
-  const auto t0 = std::chrono::steady_clock::now();
-  const auto run = run_program(m, d, std::move(values), options);
-  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  report.delta = options.delta;
+  report.events = std::max(1.0, sum_events(m, replicas));
+  report.lambda = BoundDomain::lambda_for(options.delta, report.events);
+  const BoundDomain d(profile, report.lambda);
+  report.event_risk = d.event_risk();
+  const Analysis analysis = analyse(m, d, inputs, replicas, progress);
+  report.seconds = analysis.seconds;
+  report.first_unbounded = analysis.first_unbounded;
+  std::vector<double> ratios, pratios;
+  report.outputs = judge_outputs(m, d, analysis, outputs, replicas, options.delta, &ratios, &pratios);
+  for (const auto& o : report.outputs) {
+    if (o.predicate) continue;
+    report.worst_ratio = std::max(report.worst_ratio, o.worst_ratio);
+    report.worst_pratio = std::max(report.worst_pratio, o.worst_pratio);
+  }
+  report.median_ratio = median(ratios);
+  report.median_pratio = median(pratios);
 
-  std::vector<double> all_ratios;
-  for (int r = 0; r < replicas; ++r)
-    for (std::size_t i = 0; i < f.return_values.size(); ++i) {
-      OutputCheck o;
-      o.name = f.return_values[i];
-      o.replica = r;
-      o.index = i;
-      o.shape = f.return_types[i].shape;
-      o.ratio_histogram.assign(kRatioBins, 0);
-      o.ulps_histogram.assign(kUlpsBins, 0);
-      const NpyArray& y = outputs.at(static_cast<std::size_t>(r)).at(i);
-      const std::string what = "output " + o.name + " (result " + std::to_string(i) + ", replica " + std::to_string(r) + ")";
-      if (y.shape != o.shape)
-        throw std::invalid_argument(what + " has shape " + shape_to_string(y.shape) + ", expected " + shape_to_string(o.shape));
-      const auto& value = run.outputs[static_cast<std::size_t>(r)][i];
-      if (const auto* p = std::get_if<PredTensor>(&value)) {
-        o.predicate = true;
-        if (y.dtype() != NpyDtype::Bool) throw std::invalid_argument(what + " must be bool");
-        const auto& b = std::get<std::vector<std::uint8_t>>(y.data);
-        o.elements = p->size();
-        for (std::int64_t k = 0; k < p->size(); ++k) {
-          const bool flip = (*p)[k] & (kPredFloatMayFlip | kPredExactUndecided);
-          o.flips += flip;
-          if (!flip && (b[static_cast<std::size_t>(k)] != 0) != (((*p)[k] & kPredValue) != 0)) {
-            ++o.over;
-            if (o.worst_flat < 0) o.worst_flat = k;
-          }
-        }
-        report.outputs.push_back(std::move(o));
-        continue;
-      }
-      const auto& t = std::get<Tensor<BoundScalar>>(value);
-      const auto ys = as_doubles(y, what);
-      o.elements = t.size();
-      std::vector<double> ratios;
-      ratios.reserve(ys.size());
-      for (std::int64_t k = 0; k < t.size(); ++k) {
-        const BoundScalar s = d.closed(t[k]);
-        const ElementVerdict v = judge_element(d, s, ys[static_cast<std::size_t>(k)]);
-        o.flips += (s.flags & kMayFlip) != 0;
-        o.unbounded += d.bound(s) == kInf;
-        o.nonfinite += !std::isfinite(ys[static_cast<std::size_t>(k)]);
-        o.over += v.over;
-        if (!std::isfinite(s.lo) || !std::isfinite(s.hi) || !std::isfinite(v.error)) {  // exact value unknown here
-          ++o.ratio_histogram[static_cast<std::size_t>(ratio_bin(v.ratio))];
-          continue;
-        }
-        o.max_abs = std::max(o.max_abs, v.error);
-        const double mid = d.to_double(s);
-        if (mid != 0) o.max_rel = std::max(o.max_rel, v.error / std::fabs(mid));
-        o.max_ulps = std::max(o.max_ulps, v.ulps);
-        if (o.worst_flat < 0 || v.ratio > o.worst_ratio) {
-          o.worst_ratio = v.ratio;
-          o.worst_flat = k;
-        }
-        ratios.push_back(v.ratio);
-        ++o.ratio_histogram[static_cast<std::size_t>(ratio_bin(v.ratio))];
-        ++o.ulps_histogram[static_cast<std::size_t>(ulps_bin(v.ulps))];
-      }
-      all_ratios.insert(all_ratios.end(), ratios.begin(), ratios.end());
-      report.worst_ratio = std::max(report.worst_ratio, o.worst_ratio);
-      if (!ratios.empty()) {
-        auto mid = ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2);
-        std::nth_element(ratios.begin(), mid, ratios.end());
-        o.median_ratio = *mid;
-      }
-      report.outputs.push_back(std::move(o));
+  // Which of ieee, tf32, bf16 (narrowest first) the outputs are consistent with.
+  const auto* begin = std::begin(kMatmulProfiles);
+  const auto* end = std::end(kMatmulProfiles);
+  const auto* at = std::find_if(begin, end, [&](const char* p) { return profile.name == p; });
+  if (at == end) {
+    if (consistent(report.outputs)) report.consistent_profiles.push_back(profile.name);
+    return report;
+  }
+  const auto insts = instructions(m.function);
+  const bool matmuls = std::any_of(insts.begin(), insts.end(), [](const Instruction* i) {
+    return i->op == Op::DotGeneral || i->op == Op::Convolution;
+  });
+  for (const auto* p = at; p != end; ++p) {
+    bool ok = consistent(report.outputs);  // the same bounds when there is no matmul
+    if (p != at && matmuls) {
+      if (!options.find_consistent_profiles) break;
+      const BoundDomain wider(float_profile(*p), report.lambda);
+      ok = consistent(judge_outputs(m, wider, analyse(m, wider, inputs, replicas, progress), outputs, replicas, options.delta));
     }
-  if (!all_ratios.empty()) {
-    auto mid = all_ratios.begin() + static_cast<std::ptrdiff_t>(all_ratios.size() / 2);
-    std::nth_element(all_ratios.begin(), mid, all_ratios.end());
-    report.median_ratio = *mid;
+    if (ok) {
+      report.consistent_profiles.assign(p, end);
+      break;
+    }
   }
   return report;
 }

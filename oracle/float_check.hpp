@@ -1,7 +1,13 @@
 // The verdict on float32 numbers computed elsewhere (a GPU, another compiler): each output
-// element against the bound analysis of the same program on the same inputs. An element
-// fails only when it lies outside [exact - bound, exact + bound] for every point of the
-// exact value's enclosure: a FAIL is never rounding.
+// element against the bound analysis of the same program on the same inputs, in two tiers.
+//   sound:        an element FAILs only when it lies outside [exact - bound, exact + bound]
+//                 for every point of the exact value's enclosure (or between the two
+//                 branches of a select that may flip): a FAIL is never rounding.
+//   statistical:  an element is IMPROBABLE when it lies outside the statistical bound, which
+//                 holds with probability at least 1 - delta for the whole check under the
+//                 model of rounding errors as mean-zero random variables.
+// An element whose sound bound is infinite (its float evaluation may overflow) gets NO
+// VERDICT unless the statistical tier finds it improbable: it is never a PASS.
 #pragma once
 
 #include <functional>
@@ -14,12 +20,23 @@
 
 namespace shlo {
 
-/// One element: where y lies against the value's enclosure and bound.
+/// Verdicts, most severe first where they combine; the numbers are `shlo check`'s exit statuses
+/// (2 is bad input).
+enum class Verdict { Pass = 0, Fail = 1, Improbable = 3, NoVerdict = 4 };
+const char* verdict_name(Verdict v);  // "PASS", "FAIL", "IMPROBABLE", "NO VERDICT"
+/// The more severe of two: FAIL, then IMPROBABLE, then NO VERDICT, then PASS.
+Verdict worse(Verdict a, Verdict b);
+
+/// One element: where y lies against the value's enclosure and its two bounds.
 struct ElementVerdict {
-  double error = 0;  // |y - midpoint of the exact enclosure|
-  double ratio = 0;  // distance from y to the enclosure / bound (0 when inside it)
-  double ulps = 0;   // error in float32 ulps of the exact value
-  bool over = false; // outside the bound: impossible for a float evaluation under the profile
+  double error = 0;   // |y - midpoint of the exact enclosure|
+  double ratio = 0;   // distance from y to the enclosure / bound (0 when inside it)
+  double pratio = 0;  // the same over the statistical bound
+  double ulps = 0;    // error in float32 ulps of the exact value
+  bool over = false;        // outside the sound bound: impossible for a float evaluation under the profile
+  bool improbable = false;  // inside the sound bound, outside the statistical one
+  bool unbounded = false;   // the sound bound is infinite and the statistical tier did not object: no verdict
+  Verdict verdict() const;
 };
 ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& s, double y);
 
@@ -37,11 +54,27 @@ struct OutputCheck {
   bool predicate = false;
   std::int64_t elements = 0;
   double max_abs = 0, max_rel = 0, max_ulps = 0;
-  double worst_ratio = 0, median_ratio = 0;
-  std::int64_t worst_flat = -1;  // element of the worst ratio (-1: none)
-  std::int64_t over = 0, flips = 0, unbounded = 0, nonfinite = 0;
-  std::vector<std::int64_t> ratio_histogram, ulps_histogram;
-  bool pass() const { return over == 0; }
+  double worst_ratio = 0, median_ratio = 0;    // error / sound bound
+  double worst_pratio = 0, median_pratio = 0;  // error / statistical bound
+  std::int64_t worst_flat = -1, worst_pflat = -1;  // elements of the worst ratios (-1: none)
+  std::int64_t over = 0, improbable = 0, flips = 0, unbounded = 0, nonfinite = 0;
+  /// IMPROBABLE: the probability that rounding alone put every improbable element where it is
+  /// (each needs its own bound to have failed: the smallest of their failure probabilities).
+  double improbable_probability = 1;
+  /// NO VERDICT: the first element with an infinite bound, its exact value and the float's.
+  std::int64_t first_unbounded_flat = -1;
+  double unbounded_exact = 0, unbounded_float = 0;
+  std::vector<std::int64_t> ratio_histogram, pratio_histogram, ulps_histogram;
+  Verdict verdict() const;
+  bool pass() const { return verdict() == Verdict::Pass; }
+};
+
+struct CheckOptions {
+  /// The statistical tier's failure probability for the whole check.
+  double delta = 1e-9;
+  /// When the outputs are not consistent with the profile, try the wider matmul profiles
+  /// (tf32, bf16: one more analysis each) to say which they are consistent with.
+  bool find_consistent_profiles = true;
 };
 
 struct CheckReport {
@@ -49,17 +82,31 @@ struct CheckReport {
   int replicas = 1;
   double seconds = 0;  // the bound analysis
   std::vector<OutputCheck> outputs;
-  double median_ratio = 0, worst_ratio = 0;  // over every float element of every output
-  bool pass() const;
+  double median_ratio = 0, worst_ratio = 0;    // over every float element of every output
+  double median_pratio = 0, worst_pratio = 0;
+  // The statistical tier: lambda, its events (at most `events`, each failing with probability
+  // at most event_risk), and the whole check's failure probability delta.
+  double delta = 0, lambda = 0, events = 0, event_risk = 0;
+  /// The first instruction whose result had an infinite bound ("" when none did).
+  std::string first_unbounded;
+  /// Profiles among ieee, tf32, bf16 (or the one checked, if another) that the outputs are
+  /// consistent with (neither FAIL nor IMPROBABLE); empty when none of those tried.
+  std::vector<std::string> consistent_profiles;
+  Verdict verdict() const;
+  bool pass() const { return verdict() == Verdict::Pass; }
 };
+
+/// A bound on the statistical events of a check of `m`: the uses of a statistical bound as a
+/// plain one (each scalar an instruction or its region makes may use one) and the verdicts.
+double sum_events(const Module& m, int replicas);
 
 /// Runs the bound analysis of `m` on inputs[replica][argument] and judges
 /// outputs[replica][result] (each must match the result's shape; f32 or f64 data, bool for
 /// i1). Throws RunError for a program the analysis cannot run, std::invalid_argument for a
-/// misshaped output (naming it).
+/// misshaped output or a NaN input (naming it).
 CheckReport check_float_outputs(const Module& m, const FloatProfile& profile, const std::vector<std::vector<NpyArray>>& inputs,
                                 const std::vector<std::vector<NpyArray>>& outputs, int replicas,
-                                const std::function<void(const std::string&)>& progress = {});
+                                const std::function<void(const std::string&)>& progress = {}, const CheckOptions& options = {});
 
 /// The report as a table (one row per output), as JSON, and as a self-contained HTML page
 /// with inline SVG histograms.

@@ -54,8 +54,8 @@ for a in $list; do
   "$shlo" run "$file" -d f32 -r "$R" --inputs "$in" --out "$cpu" >"$work/$a.cpu.log" 2>&1
   "$shlo" check "$file" -r "$R" --inputs "$in" --outputs "$gpu" --profile cuda --json >"$work/$a.json" 2>"$work/$a.check.err"
   rc=$?
-  verdict=$(sed -n 's/^  "pass": \([^,]*\),\?$/\1/p' "$work/$a.json")
-  [ "$verdict" = true ] && verdict=PASS || { verdict=FAIL; status=1; }
+  verdict=$(sed -n 's/^  "verdict": "\([^"]*\)",\?$/\1/p' "$work/$a.json" | tr ' ' _)  # PASS FAIL IMPROBABLE NO_VERDICT
+  [ "$verdict" = PASS ] || { verdict=${verdict:-FAIL}; status=1; }
   [ "$rc" = 2 ] && verdict="ERROR($(tail -1 "$work/$a.check.err" | cut -c1-60))"
   median=$(sed -n 's/^  "median_error_over_bound": \([^,]*\),\?$/\1/p' "$work/$a.json")
   worst=$(sed -n 's/^  "worst_error_over_bound": \([^,]*\),\?$/\1/p' "$work/$a.json")

@@ -51,6 +51,51 @@ if [ "$rc" = 2 ]; then
 elif [ "$rc" = 0 ]; then echo "ok   run -d cuda on a device"; else echo "FAIL run -d cuda: exit $rc"; fails=$((fails + 1)); fi
 check "run -d cuda-host" 0 "$shlo" run "$tmp/add.mlir" -d cuda-host --random-inputs 4 --out "$tmp/o3"
 check "check the host path's outputs" 0 "$shlo" check "$tmp/add.mlir" --inputs "$tmp/o3/inputs" --outputs "$tmp/o3" --profile cuda
+# shlo check's verdicts and exit statuses: 3 IMPROBABLE, 4 NO VERDICT, 2 bad input.
+# A sum of 4096 ones (x * 0 + 1: exact terms): 4096 + 0.5 lies within the sound bound (about
+# 1) but outside the statistical one (about 0.13).
+cat >"$tmp/ones.mlir" <<'MLIR'
+module @m {
+  func.func @f(%x: tensor<4096xf32>) -> tensor<f32> {
+    %zero = stablehlo.constant dense<0.0> : tensor<4096xf32>
+    %one = stablehlo.constant dense<1.0> : tensor<4096xf32>
+    %t = stablehlo.multiply %x, %zero : tensor<4096xf32>
+    %o = stablehlo.add %t, %one : tensor<4096xf32>
+    %init = stablehlo.constant dense<0.0> : tensor<f32>
+    %s = stablehlo.reduce(%o init: %init) applies stablehlo.add across dimensions = [0] : (tensor<4096xf32>, tensor<f32>) -> tensor<f32>
+    return %s : tensor<f32>
+  }
+}
+MLIR
+check "run the sum of ones" 0 "$shlo" run "$tmp/ones.mlir" -d f32 --random-inputs 1 --out "$tmp/ones"
+check "check the sum of ones" 0 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones"
+hlen=$(od -An -tu2 -j8 -N2 "$tmp/ones/result0.npy" | tr -d ' ')
+printf '\x00\x04\x80\x45' | dd of="$tmp/ones/result0.npy" bs=1 seek=$((10 + hlen)) conv=notrunc status=none  # 4096.5
+check "an output outside the statistical bound is IMPROBABLE, exit 3" 3 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones"
+grep -q "IMPROBABLE" "$tmp/out" && grep -q "probability <=" "$tmp/out" || { echo "FAIL improbable report"; cat "$tmp/out"; fails=$((fails + 1)); }
+check "a larger --delta cannot make it pass" 3 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones" --delta 0.01
+check "a tiny --delta widens the statistical bound" 0 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones" --delta 1e-300
+check "--delta 0 is refused" 2 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones" --delta 0
+printf '\x00\x10\x80\x45' | dd of="$tmp/ones/result0.npy" bs=1 seek=$((10 + hlen)) conv=notrunc status=none  # 4098
+check "an output outside the sound bound FAILs, exit 1" 1 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones"
+# exp(88.5) + exp(88.5) overflows float32: an infinite bound is NO VERDICT, never PASS.
+cat >"$tmp/exp.mlir" <<'MLIR'
+module @m {
+  func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %e = stablehlo.exponential %x : tensor<4xf32>
+    %h = stablehlo.add %e, %e : tensor<4xf32>
+    return %h : tensor<4xf32>
+  }
+}
+MLIR
+check "run exp near overflow" 0 "$shlo" run "$tmp/exp.mlir" -d f32 --random-inputs 2 --range 88.5,88.7 --out "$tmp/exp"
+check "an infinite bound is NO VERDICT, exit 4" 4 "$shlo" check "$tmp/exp.mlir" --inputs "$tmp/exp/inputs" --outputs "$tmp/exp"
+grep -q "NO VERDICT" "$tmp/out" && ! grep -q "PASS" "$tmp/out" && grep -q "exp.mlir:4:.*%h = stablehlo.add" "$tmp/out" ||
+  { echo "FAIL no-verdict report"; cat "$tmp/out"; fails=$((fails + 1)); }
+# A NaN input names the file and the argument.
+printf '\x00\x00\xc0\x7f' | dd of="$tmp/o3/inputs/x.npy" bs=1 seek=$(( $(od -An -tu2 -j8 -N2 "$tmp/o3/inputs/x.npy" | tr -d ' ') + 10 )) conv=notrunc status=none
+check "a NaN input is bad input, exit 2" 2 "$shlo" check "$tmp/add.mlir" --inputs "$tmp/o3/inputs" --outputs "$tmp/o3"
+grep -q "x.npy: element \[0\] of input %x is NaN" "$tmp/err" || { echo "FAIL NaN input message"; cat "$tmp/err"; fails=$((fails + 1)); }
 # shlo check on 2 replicas: an all_reduce whose per-replica outputs are read from r0/, r1/
 cat >"$tmp/ar.mlir" <<'MLIR'
 module @m {

@@ -118,8 +118,8 @@ FloatProfile float_profile(std::string_view name) {
   FloatProfile p;
   p.name = std::string(name);
   if (name == "ieee") return p;
-  if (name == "tf32") {
-    p.tf32 = true;
+  if (name == "tf32" || name == "bf16") {
+    p.operand_bits = name == "tf32" ? 10 : 7;
     return p;
   }
   if (name == "cuda") {
@@ -138,27 +138,47 @@ FloatProfile float_profile(std::string_view name) {
 
 // --- helpers ----------------------------------------------------------------------------
 
-BoundScalar BoundDomain::result(Iv x, Iv r, double ulps, std::uint8_t flags) const {
+BoundScalar BoundDomain::result(Iv x, Iv r, Iv rp, double ulps, std::uint8_t flags, float events) const {
   Scalar s;
   s.lo = x.lo;
   s.hi = x.hi;
-  s.flags = static_cast<std::uint8_t>(flags & ~kOpenSum);
-  const double m = mag(r);
-  if (x.lo == x.hi && r.lo == r.hi && x.lo == r.lo && std::isinf(x.lo)) {
-    s.err = 0;  // an exact infinity (the -inf of a max-pool's padding) stays exact
-  } else if (!(m < kInf) || flags & kUnbounded) {
-    s.err = kInf;
-  } else {
-    s.err = up_sum(spread(r, x), ulps > 0 ? allowance(m, ulps) : 0);
-    if (up(m + s.err) > kFloatMax) s.err = kInf;  // the float result may overflow
+  s.flags = static_cast<std::uint8_t>(flags & ~(kOpenSum | kBranchGap));
+  s.events = events + 1;  // the operands' statistical bounds used as plain bounds: an event
+  if (x.lo == x.hi && r.lo == r.hi && x.lo == r.lo && std::isinf(x.lo)) return s;  // an exact infinity (max-pool padding) stays exact
+  // One tier's bound from the image of the widened operands: infinite when that image is, or
+  // when the float result may overflow.
+  auto tier = [&](Iv image) {
+    const double m = mag(image);
+    if (!(m < kInf)) return kInf;
+    const double e = up_sum(spread(image, x), ulps > 0 ? allowance(m, ulps) : 0);
+    return up(m + e) > kFloatMax ? kInf : e;
+  };
+  s.err = flags & kUnbounded ? kInf : tier(r);
+  s.pdet = up_float(std::min(tier(rp), s.err));
+  if (s.err == kInf) {
+    if (!(flags & kUnbounded)) note_unbounded();
+    s.flags |= kUnbounded;
   }
-  if (s.err == kInf) s.flags |= kUnbounded;
+  return s;
+}
+
+BoundScalar BoundDomain::with_sigma(Scalar s, double pdet, double sigma, double own_rounding) const {
+  if (s.err == 0 || !std::isfinite(pdet) || !std::isfinite(sigma)) return s;
+  if (profile_.flush_to_zero) {
+    pdet = up_sum(pdet, own_rounding);  // a flush to zero is not mean-zero
+  } else if (own_rounding > 0) {
+    sigma = up(std::sqrt(up_sum(up_mul(sigma, sigma), up_mul(own_rounding, own_rounding))));
+  }
+  const double linear = up_sum(pdet, up_mul(lambda_, sigma));
+  if (!(linear < s.pdet) || up(mag({s.lo, s.hi}) + linear) > kFloatMax) return s;
+  s.pdet = up_float(pdet);
+  s.st.sigma = sigma;
   return s;
 }
 
 BoundScalar BoundDomain::unary(const Scalar& a, Iv (*f)(Iv), double ulps) const {
   const Closed c = close(a);
-  return result(f(c.x), f(widened(c)), ulps, a.flags);
+  return result(f(c.x), f(widened(c)), f(pwidened(c)), ulps, a.flags, c.events);
 }
 
 // --- constants and inputs ---------------------------------------------------------------------
@@ -172,12 +192,15 @@ BoundScalar BoundDomain::from_rational(const Rational& q) const {
   s.hi = x.hi;
   if (std::isinf(f)) {
     s.err = kInf;
+    s.pdet = std::numeric_limits<float>::infinity();
     s.flags = kUnbounded;
+    note_unbounded();
     return s;
   }
   const Rational diff = rational_from_double(f) - q;
   s.err = diff == 0 ? 0 : up(std::fabs(diff.convert_to<double>()));
   if (profile_.flush_to_zero && std::fabs(f) < 0x1p-126 && f != 0) s.err = up(s.err + std::fabs(f));
+  s.pdet = up_float(s.err);
   return s;
 }
 
@@ -207,12 +230,13 @@ BoundScalar BoundDomain::from_double(double x) const {
   const float f = static_cast<float>(x);
   if (static_cast<double>(f) != x) s.err = up(std::fabs(static_cast<double>(f) - x));
   if (profile_.flush_to_zero && std::fabs(x) < 0x1p-126) s.err = up(s.err + std::fabs(x));
+  s.pdet = up_float(s.err);
   return s;
 }
 
 std::string BoundDomain::to_string(const Scalar& a) const {
   const Closed c = close(a);
-  std::string s = "[" + show(c.x.lo) + ", " + show(c.x.hi) + "] +- " + show(c.err);
+  std::string s = "[" + show(c.x.lo) + ", " + show(c.x.hi) + "] +- " + show(c.err) + " (+- " + show(c.perr) + " statistically)";
   if (a.flags & kMayFlip) s += " (branch may flip)";
   return s;
 }
@@ -222,6 +246,7 @@ BoundScalar BoundDomain::pi() const {
   s.lo = down(3.141592653589793);
   s.hi = up(3.141592653589793);
   s.err = 0x1p-22;  // float(pi) is within half an ulp (2^-23) of pi
+  s.pdet = 0x1p-22f;
   return s;
 }
 
@@ -230,37 +255,62 @@ BoundScalar BoundDomain::pi() const {
 
 BoundScalar BoundDomain::add(const Scalar& a, const Scalar& b) const {
   const Closed ca = close(a), cb = close(b);
-  return result(iv_add(ca.x, cb.x), iv_add(widened(ca), widened(cb)), 0.5, a.flags | b.flags);
+  const Iv rp = iv_add(pwidened(ca), pwidened(cb));
+  const Scalar s = result(iv_add(ca.x, cb.x), iv_add(widened(ca), widened(cb)), rp, 0.5, a.flags | b.flags, ca.events + cb.events);
+  return with_sigma(s, up_sum(ca.pdet, cb.pdet), up_sum(ca.sigma, cb.sigma), allowance(mag(rp), 0.5));
 }
 
 BoundScalar BoundDomain::sub(const Scalar& a, const Scalar& b) const {
   const Closed ca = close(a), cb = close(b);
-  return result(iv_sub(ca.x, cb.x), iv_sub(widened(ca), widened(cb)), 0.5, a.flags | b.flags);
+  const Iv rp = iv_sub(pwidened(ca), pwidened(cb));
+  const Scalar s = result(iv_sub(ca.x, cb.x), iv_sub(widened(ca), widened(cb)), rp, 0.5, a.flags | b.flags, ca.events + cb.events);
+  return with_sigma(s, up_sum(ca.pdet, cb.pdet), up_sum(ca.sigma, cb.sigma), allowance(mag(rp), 0.5));
 }
 
 BoundScalar BoundDomain::mul(const Scalar& a, const Scalar& b) const {
   const Closed ca = close(a), cb = close(b);
-  return result(iv_mul(ca.x, cb.x), iv_mul(widened(ca), widened(cb)), 0.5, a.flags | b.flags);
+  const Iv rp = iv_mul(pwidened(ca), pwidened(cb));
+  const Scalar s = result(iv_mul(ca.x, cb.x), iv_mul(widened(ca), widened(cb)), rp, 0.5, a.flags | b.flags, ca.events + cb.events);
+  // a~ b~ - a b = a eb + b ea + ea eb: the first two linear in the errors, the last a plain bound.
+  const double ma = mag(ca.x), mb = mag(cb.x);
+  return with_sigma(s, up_sum(up_sum(up_mul(ma, cb.pdet), up_mul(mb, ca.pdet)), up_mul(ca.perr, cb.perr)),
+                    up_sum(up_mul(ma, cb.sigma), up_mul(mb, ca.sigma)), allowance(mag(rp), 0.5));
 }
 
 BoundScalar BoundDomain::div(const Scalar& a, const Scalar& b) const {
   const Closed ca = close(a), cb = close(b);
   if (cb.x.lo == 0 && cb.x.hi == 0) fail(*this, "division by exactly 0");
   if (contains_zero(cb.x)) return unknown(a.flags | b.flags);  // 0 not excluded at double precision
-  const Iv r = widened(cb);
-  if (contains_zero(r)) return result(iv_div(ca.x, cb.x), {-kInf, kInf}, 0, a.flags | b.flags | kUnbounded);
-  return result(iv_div(ca.x, cb.x), iv_div(widened(ca), r), profile_.div, a.flags | b.flags);
+  // A float divisor that may be 0 leaves that tier unbounded.
+  auto image = [&](Iv num, Iv den) { return contains_zero(den) ? Iv{-kInf, kInf} : iv_div(num, den); };
+  return result(iv_div(ca.x, cb.x), image(widened(ca), widened(cb)), image(pwidened(ca), pwidened(cb)), profile_.div,
+                a.flags | b.flags, ca.events + cb.events);
 }
 
-BoundScalar BoundDomain::neg(const Scalar& a) const { return unary(a, iv_neg, 0); }
-BoundScalar BoundDomain::abs(const Scalar& a) const { return unary(a, iv_abs, 0); }
+BoundScalar BoundDomain::neg(const Scalar& a) const {
+  const Closed c = close(a);
+  return with_sigma(unary(a, iv_neg, 0), c.pdet, c.sigma, 0);
+}
+
+BoundScalar BoundDomain::abs(const Scalar& a) const {
+  const Closed c = close(a);
+  const Iv p = pwidened(c);
+  const Scalar s = unary(a, iv_abs, 0);
+  return p.lo >= 0 || p.hi <= 0 ? with_sigma(s, c.pdet, c.sigma, 0) : s;  // the sign is known: linear
+}
 
 BoundScalar BoundDomain::max(const Scalar& a, const Scalar& b) const {
   const Closed ca = close(a), cb = close(b);
-  const Iv ra = widened(ca), rb = widened(cb);
+  const Iv ra = widened(ca), rb = widened(cb), pa = pwidened(ca), pb = pwidened(cb);
   const bool flip = tri_compare(CompareDirection::GE, ra, rb) == Tri::Undecided;
-  return result({std::max(ca.x.lo, cb.x.lo), std::max(ca.x.hi, cb.x.hi)}, {std::max(ra.lo, rb.lo), std::max(ra.hi, rb.hi)}, 0,
-                a.flags | b.flags | (flip ? kMayFlip : 0));
+  const Scalar s = result({std::max(ca.x.lo, cb.x.lo), std::max(ca.x.hi, cb.x.hi)}, {std::max(ra.lo, rb.lo), std::max(ra.hi, rb.hi)},
+                          {std::max(pa.lo, pb.lo), std::max(pa.hi, pb.hi)}, 0, a.flags | b.flags | (flip ? kMayFlip : 0),
+                          ca.events + cb.events);
+  // Decided in the statistical tier (relu away from its kink): the larger operand, as it is.
+  const Tri likely = tri_compare(CompareDirection::GE, pa, pb);
+  if (likely == Tri::Undecided) return s;
+  const Closed& chosen = likely == Tri::True ? ca : cb;
+  return with_sigma(s, chosen.pdet, chosen.sigma, 0);
 }
 
 BoundScalar BoundDomain::min(const Scalar& a, const Scalar& b) const {
@@ -279,10 +329,9 @@ BoundScalar BoundDomain::positive_domain(const Scalar& a, Iv (*f)(Iv), double ul
   if (outside) fail(*this, std::string(what) + " of " + to_string(a) + ": outside the function's domain");
   const bool inside = zero_allowed ? c.x.lo >= 0 : c.x.lo > 0;
   if (!inside || !std::isfinite(c.x.hi)) return unknown(a.flags);
-  const Iv r = widened(c);
-  const bool float_inside = zero_allowed ? r.lo >= 0 : r.lo > 0;
-  if (!float_inside) return result(f(c.x), {-kInf, kInf}, 0, a.flags | kUnbounded);
-  return result(f(c.x), f(r), ulps, a.flags);
+  // A float operand that may leave the domain leaves that tier unbounded.
+  auto image = [&](Iv r) { return (zero_allowed ? r.lo >= 0 : r.lo > 0) ? f(r) : Iv{-kInf, kInf}; };
+  return result(f(c.x), image(widened(c)), image(pwidened(c)), ulps, a.flags, c.events);
 }
 
 BoundScalar BoundDomain::unknown(std::uint8_t flags) const {
@@ -290,7 +339,9 @@ BoundScalar BoundDomain::unknown(std::uint8_t flags) const {
   s.lo = -kInf;
   s.hi = kInf;
   s.err = kInf;
-  s.flags = static_cast<std::uint8_t>((flags & ~kOpenSum) | kUnbounded);
+  s.pdet = std::numeric_limits<float>::infinity();
+  s.flags = static_cast<std::uint8_t>((flags & ~(kOpenSum | kBranchGap)) | kUnbounded);
+  if (!(flags & kUnbounded)) note_unbounded();
   return s;
 }
 
@@ -307,7 +358,7 @@ BoundScalar BoundDomain::map_monotone(const Scalar& a, const RationalMap& f) con
     if (!std::isfinite(v.lo) || !std::isfinite(v.hi)) return {-kInf, kInf};
     return {enclose(f(rational_from_double(v.lo))).lo, enclose(f(rational_from_double(v.hi))).hi};
   };
-  return result(image(c.x), image(widened(c)), 0, a.flags);
+  return result(image(c.x), image(widened(c)), image(pwidened(c)), 0, a.flags, c.events);
 }
 
 Tri BoundDomain::compare(CompareDirection d, const Scalar& a, const Scalar& b) const {
@@ -318,29 +369,44 @@ Tri BoundDomain::compare(CompareDirection d, const Scalar& a, const Scalar& b) c
 
 BoundScalar BoundDomain::opened(const Scalar& v) {
   Scalar s = v;  // a closed value becomes the sum's first term (an exact 0, no term at all)
-  s.flags |= kOpenSum;
-  s.abssum = mag({v.lo, v.hi});
-  s.magsum = s.abssum + v.err;
-  s.terms = s.magsum == 0 ? 0 : 1;
-  if (!std::isfinite(s.magsum)) s.flags |= kUnbounded;
+  s.flags = static_cast<std::uint8_t>((v.flags & ~kBranchGap) | kOpenSum);
+  const double m = mag({v.lo, v.hi});
+  const double sigma = v.st.sigma;
+  s.sum = SumTotals{};
+  s.sum.abssum = m;
+  s.sum.magsum = m + v.err;
+  s.sum.variance = sigma * sigma;  // its inherited error's random part
+  s.terms = s.sum.magsum == 0 ? 0 : 1;
+  if (!std::isfinite(s.sum.magsum)) s.flags |= kUnbounded;
   return s;
 }
 
 BoundDomain::Closed BoundDomain::close_sum(const Scalar& a) const {
   // The running sums were rounded to nearest: at most 2 roundings per term (a product and an
-  // addition) of relative size 2^-53, so c = (2n + 4) 2^-53 covers them.
+  // addition) of relative size 2^-53, so c = (2n + 4) 2^-53 covers them; pdet and events
+  // were summed in float: 2n + 2 roundings of 2^-24 at most.
   const double n = static_cast<double>(a.terms);
   const double c = up((2 * n + 4) * 0x1p-53);
-  const double widen = up(up(a.abssum * c) * (1 + c));
-  Closed out{{down(a.lo - widen), up(a.hi + widen)}, 0};
-  if (a.flags & kUnbounded || !std::isfinite(a.magsum) || !std::isfinite(a.err)) {
-    out.err = kInf;
+  const double float_sums = up(1 + gamma_f32(2 * a.terms + 2));
+  const double widen = up(up(a.sum.abssum * c) * (1 + c));
+  Closed out{{down(a.lo - widen), up(a.hi + widen)}, 0, 0, 0, 0, up_float(a.events * float_sums) + (a.terms >= 1 ? 1.0f : 0.0f)};
+  if (a.flags & kUnbounded || !std::isfinite(a.sum.magsum) || !std::isfinite(a.err)) {
+    out.err = out.pdet = out.perr = kInf;
     return out;
   }
   const double flush = profile_.flush_to_zero ? a.terms * 0x1p-126 : 0;  // a partial sum flushed to zero
-  const double rounding = up_mul(gamma_f32(a.terms > 0 ? a.terms - 1 : 0), up_mul(a.magsum, 1 + c));
-  out.err = up_sum(up_sum(up_mul(a.err, 1 + c), rounding), flush);
+  const double gamma = gamma_f32(a.terms > 0 ? a.terms - 1 : 0);
+  const double magsum = up_mul(a.sum.magsum, 1 + c);
+  out.err = up_sum(up_sum(up_mul(a.err, 1 + c), up_mul(gamma, magsum)), flush);
   if (up(mag(out.x) + out.err) > kFloatMax) out.err = kInf;
+  // The statistical tier: Azuma-Hoeffding over the sum's steps (see the header).
+  const double partial = up_mul(magsum, up(1 + gamma));  // bounds every partial sum, any order
+  const double additions = a.terms > 1 ? up_mul(0x1p-48, up_mul(n - 1, up_mul(partial, partial))) : 0;
+  const double variance = up_sum(additions, up_mul(a.sum.variance, 1 + c));
+  out.pdet = up_sum(up_mul(a.pdet, float_sums * (1 + c)), flush);
+  out.sigma = up(std::sqrt(variance));
+  out.perr = std::min(out.err, up_sum(out.pdet, up_mul(lambda_, out.sigma)));
+  if (out.err == kInf) note_unbounded();
   return out;
 }
 
@@ -351,6 +417,9 @@ BoundScalar BoundDomain::closed(const Scalar& a) const {
   s.lo = c.x.lo;
   s.hi = c.x.hi;
   s.err = c.err;
+  s.pdet = up_float(c.pdet);
+  s.st = ClosedStat{c.sigma, 0, 0, 0, 0};
+  s.events = c.events;
   s.flags = static_cast<std::uint8_t>((a.flags & ~kOpenSum) | (c.err == kInf ? kUnbounded : 0));
   return s;
 }
@@ -397,11 +466,17 @@ BoundScalar BoundDomain::accumulate(const Scalar& acc_in, const Scalar& x) const
   if (m == 0 && cx.err == 0) return acc;  // adding an exact 0 is exact
   acc.lo += cx.x.lo;
   acc.hi += cx.x.hi;
-  acc.abssum += m;
+  acc.sum.abssum += m;
   acc.err += cx.err;
-  acc.magsum += m + cx.err;
+  acc.sum.magsum += m + cx.err;
+  acc.sum.variance += cx.sigma * cx.sigma;
+  acc.pdet += static_cast<float>(cx.pdet);
+  acc.events += cx.events;
   acc.terms += 1;
-  if (!std::isfinite(acc.magsum)) acc.flags |= kUnbounded;
+  if (!std::isfinite(acc.sum.magsum) && !(acc.flags & kUnbounded)) {
+    acc.flags |= kUnbounded;
+    note_unbounded();
+  }
   return acc;
 }
 
@@ -417,17 +492,51 @@ std::uint8_t BoundDomain::compare_bits(CompareDirection d, const Scalar& a, cons
     bits |= kPredExactUndecided | kPredFloatMayFlip;
     const double ma = 0.5 * ca.x.lo + 0.5 * ca.x.hi, mb = 0.5 * cb.x.lo + 0.5 * cb.x.hi;
     if (tri_compare(d, {ma, ma}, {mb, mb}) == Tri::True) bits |= kPredValue;
+    return bits;
   }
-  if (floating == Tri::Undecided) bits |= kPredFloatMayFlip;
+  if (floating == Tri::Undecided) {
+    bits |= kPredFloatMayFlip;
+    // Decided on the statistically widened operands: then the same way as the exact values.
+    if (tri_compare(d, pwidened(ca), pwidened(cb)) != Tri::Undecided) bits |= kPredStatDecided;
+  }
   return bits;
 }
+
+namespace {
+// The open interval strictly between two closed ones, as floats rounded inward; empty
+// (lo >= hi) when they overlap.
+std::pair<float, float> gap_between(Iv a, Iv b) {
+  if (a.lo > b.lo) std::swap(a, b);
+  if (!(a.hi < b.lo) || !std::isfinite(a.hi) || !std::isfinite(b.lo)) return {0.0f, 0.0f};
+  float lo = static_cast<float>(a.hi), hi = static_cast<float>(b.lo);
+  if (static_cast<double>(lo) < a.hi) lo = std::nextafter(lo, std::numeric_limits<float>::infinity());
+  if (static_cast<double>(hi) > b.lo) hi = std::nextafter(hi, -std::numeric_limits<float>::infinity());
+  return lo < hi ? std::pair{lo, hi} : std::pair{0.0f, 0.0f};
+}
+}  // namespace
 
 BoundScalar BoundDomain::select_widened(std::uint8_t pred, const Scalar& on_true, const Scalar& on_false) const {
   const bool value = pred & kPredValue;
   if (!(pred & (kPredFloatMayFlip | kPredExactUndecided))) return value ? on_true : on_false;
   const Closed t = close(on_true), f = close(on_false);
-  const Iv x = pred & kPredExactUndecided ? hull(t.x, f.x) : value ? t.x : f.x;
-  return result(x, hull(widened(t), widened(f)), 0, on_true.flags | on_false.flags | kMayFlip);
+  const Closed& chosen = value ? t : f;
+  const bool exact_undecided = pred & kPredExactUndecided;
+  const bool likely_flip = !(pred & kPredStatDecided);
+  const Iv x = exact_undecided ? hull(t.x, f.x) : chosen.x;
+  const Iv rp = likely_flip ? hull(pwidened(t), pwidened(f)) : pwidened(chosen);
+  Scalar s = result(x, hull(widened(t), widened(f)), rp, 0, on_true.flags | on_false.flags | kMayFlip, t.events + f.events);
+  if (!likely_flip && !exact_undecided) s = with_sigma(s, chosen.pdet, chosen.sigma, 0);
+  // Per element: a float value between the two branches is near neither.
+  const auto [lo, hi] = gap_between(widened(t), widened(f));
+  const auto [plo, phi] = likely_flip ? gap_between(pwidened(t), pwidened(f)) : std::pair{0.0f, 0.0f};
+  if (lo < hi || plo < phi) {
+    s.st.lo = lo;
+    s.st.hi = hi;
+    s.st.plo = plo;
+    s.st.phi = phi;
+    s.flags |= kBranchGap;
+  }
+  return s;
 }
 
 std::vector<BoundDomain::Membership> BoundDomain::window_selection(CompareDirection select,
@@ -452,8 +561,10 @@ std::vector<BoundDomain::Membership> BoundDomain::window_selection(CompareDirect
   };
   const auto exact = possible([&](std::size_t i) { return enclosure(*candidates[i]); });
   const auto floating = possible([&](std::size_t i) { return widened(close(*candidates[i])); });
+  const auto likely = possible([&](std::size_t i) { return pwidened(close(*candidates[i])); });
   for (auto c : exact) out[c].exact = exact.size() == 1 ? 1 : 2;
   for (auto c : floating) out[c].floating = floating.size() == 1 ? 1 : 2;
+  for (auto c : likely) out[c].likely = likely.size() == 1 ? 1 : 2;
   return out;
 }
 
@@ -463,7 +574,8 @@ BoundScalar BoundDomain::scatter_term(const Scalar& source, Membership m) const 
   auto pick = [&](std::uint8_t member, Iv v) { return member == 0 ? zero : member == 1 ? v : hull(zero, v); };
   if (m.exact == 1 && m.floating == 1) return source;
   const std::uint8_t flags = source.flags | (m.exact == 2 || m.floating == 2 || m.exact != m.floating ? kMayFlip : 0);
-  return result(pick(m.exact, c.x), pick(m.floating, widened(c)), 0, flags);
+  const Scalar s = result(pick(m.exact, c.x), pick(m.floating, widened(c)), pick(m.likely, pwidened(c)), 0, flags, c.events);
+  return m.exact == 1 && m.likely == 1 ? with_sigma(s, c.pdet, c.sigma, 0) : s;
 }
 
 }  // namespace shlo

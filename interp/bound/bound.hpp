@@ -1,35 +1,66 @@
-// The `bound` domain: for every value, a certified enclosure of its exact (real) value AND a
-// sound upper bound on |any float32 evaluation - exact|, under a FloatProfile.
+// The `bound` domain: for every value, a certified enclosure of its exact (real) value and two
+// bounds on |a float32 evaluation - exact| under a FloatProfile:
+//   err  (the sound tier): holds for every float32 evaluation, every summation order;
+//   perr (the statistical tier): holds with probability at least 1 - events * event_risk()
+//        under the standard model of rounding errors as mean-zero random variables, each
+//        bounded by u and mean-zero given the earlier ones (Higham and Mary 2019; Ipsen and
+//        Zhou 2020). perr = min(err, pdet + lambda * sigma): the error is a part bounded by
+//        pdet (given the earlier events) plus a mean-zero sub-Gaussian part with variance
+//        proxy sigma^2, which holds within lambda * sigma but with probability
+//        2 exp(-lambda^2 / 2). Linear steps (sums, +, -, *, negation, a comparison decided
+//        in the statistical tier: relu, select) carry sigma; any other op turns its operands'
+//        perr into a plain bound (pdet = its perr, sigma = 0).
 //
 // Rounding model (u = 2^-24, the float32 unit roundoff): a correctly rounded op returns
 // v(1 + d) + h with |d| <= u and |h| <= 2^-150 (gradual underflow); an op with an allowance
 // of k ulps lands within k * max(2^-23 |v|, 2^-149) of v. Each elementwise op composes
 // op-by-op: with X the enclosure of the exact operands' image and R the image of the
 // operands widened by their error bounds (every value the float operands may hold), the
-// result's bound is  max(R.hi - X.lo, X.hi - R.lo) + allowance(max |R|).
+// result's bound is  max(R.hi - X.lo, X.hi - R.lo) + allowance(max |R|). The statistical
+// tier does the same with the operands widened by perr; + - * propagate sigma (a * b:
+// |a| sigma_b + |b| sigma_a) and add their own rounding, mean-zero, to it.
 //
 // Sums in any order (dot_general, convolution, reduce, all_reduce, select_and_scatter's
-// scatter): a value may be an OPEN sum of n terms; its bound is
-//   sum of the terms' own bounds + gamma_(n-1) * sum of bounds on |computed term|,
-// gamma_k = k u / (1 - k u), which holds for every order and every parenthesisation. Folds
-// add terms (accumulate, mac); any other op closes the sum first. Terms that are exactly
-// zero (padding) do not count.
+// scatter): a value may be an OPEN sum of n terms t_i with |computed t_i| <= f_i, whose
+// inherited errors (from the operands' errors) are within b_i; its bounds are
+//   sound:        sum b_i + gamma_(n-1) * sum f_i,
+//   statistical:  sigma^2 = u^2 ((n-1) M^2 + sum f_i^2) + 2 u_op^2 sum f_i^2 + sum s_i^2,
+//                 pdet = sum d_i, where term i's inherited error is s_i-sub-Gaussian plus d_i,
+// gamma_k = k u / (1 - k u), M = (1 + gamma_(n-1)) sum f_i (bounds every partial sum, in any
+// order). The statistical term is Azuma-Hoeffding's inequality on the sum's errors: its own
+// roundings (n - 1 additions, n products, and under tf32 / bf16 two operand conversions per
+// product, unit u_op), steps bounded by u M, u f_i and u_op f_i (a martingale, so
+// sub-Gaussian with proxy their sum of squares), and the terms' inherited random parts.
+// The model takes the terms' inherited errors as independent of each other, as the
+// standard statistical model of rounding does (their first-order parts
+// are mean-zero combinations of earlier roundings; terms that share an upstream rounding are
+// correlated, which the model neglects: the tests check honest evaluations against it).
+// Each use of a lambda * sigma bound as a plain bound (an op that is not linear, a product's
+// second-order term, the verdict itself) may fail with probability event_risk(): an "event".
+// Each value counts the events it depends on (an over-count where paths join).
+// Folds add terms (accumulate, mac); any other op closes the sum first. Terms that are
+// exactly zero (padding) do not count.
 //
 // Comparisons: when the widened operands overlap, the float comparison may go either way;
 // the element is flagged "branch may flip" and select (and select_and_scatter's choice)
-// widens to cover both branches. max and min are 1-Lipschitz, so their bound already covers
-// a flip; they flag it too.
+// widens to cover both branches, per tier (the statistical tier flips far less often). A
+// select whose two branches stay apart keeps the gap between them: a float value there is
+// near neither branch. max and min are 1-Lipschitz, so their bound already covers a flip;
+// they flag it too.
 //
 // Enclosures are pairs of doubles rounded outward after every operation (exp, log, tanh,
 // logistic, sqrt, rsqrt through MPFR with directed rounding), so they are certified; error
-// bounds are doubles rounded upward. A value whose float evaluation may overflow, divide by
-// a range containing zero, or leave a function's domain is "unbounded" (bound = inf).
+// bounds are doubles (pdet a float) rounded upward. A value whose float evaluation may
+// overflow, divide by a range containing zero, or leave a function's domain is "unbounded"
+// (bound = inf); the domain records that it made one (made_unbounded()).
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,35 +76,74 @@ struct Iv {
   double lo = 0, hi = 0;
 };
 
-enum BoundFlag : std::uint8_t { kMayFlip = 1, kUnbounded = 2, kOpenSum = 4 };
+enum BoundFlag : std::uint8_t { kMayFlip = 1, kUnbounded = 2, kOpenSum = 4, kBranchGap = 8 };
 
-/// A closed value: the exact value lies in [lo, hi], any float32 evaluation within err of it.
-/// An open sum (kOpenSum): lo, hi and err are round-to-nearest running sums of the terms'
-/// enclosures and bounds, abssum bounds the sum of the terms' magnitudes (for the double
-/// rounding of those sums), magsum the sum of |computed term|; BoundDomain::closed() turns it
-/// into a closed value. Keeping the fold cheap (no outward rounding per term) is what makes
-/// the analysis of a large convolution take seconds, not minutes.
+/// An open sum's running totals (kOpenSum): round-to-nearest sums of the terms' magnitudes
+/// (abssum, for the double rounding of the enclosure sums), of bounds f_i on |computed term|
+/// (magsum) and of the statistical tier's squared steps but the additions' (variance).
+struct SumTotals {
+  double magsum = 0, abssum = 0, variance = 0;
+};
+/// A closed value's statistical part: sigma, and, from a select whose branches may flip but
+/// stay apart (kBranchGap), the open intervals (lo, hi) and (plo, phi) between the two
+/// branches where no float evaluation lands (sound tier), resp. lands only improbably
+/// (statistical tier); empty when lo >= hi.
+/// (The union's default, SumTotals{}, zeroes these bytes too: sigma 0, no gaps.)
+struct ClosedStat {
+  double sigma;
+  float lo, hi, plo, phi;
+};
+
+/// A closed value: the exact value lies in [lo, hi], any float32 evaluation within err of it
+/// (and within pdet + lambda * sigma, but for an improbable event). An open sum (kOpenSum):
+/// lo, hi, err and pdet are round-to-nearest running sums of the terms' enclosures and
+/// bounds, `sum` holds the totals; BoundDomain::closed() turns it into a closed value. Keeping the fold cheap
+/// (no outward rounding per term) is what makes the analysis of a large convolution take
+/// seconds, not minutes. 64 bytes.
 struct BoundScalar {
   double lo = 0, hi = 0;
   double err = 0;
-  double magsum = 0;
-  double abssum = 0;
+  union {
+    SumTotals sum{};  // kOpenSum
+    ClosedStat st;    // otherwise
+  };
+  float pdet = 0;
+  float events = 0;         // statistical events (sums) this value depends on
   std::uint32_t terms = 0;  // open sum: number of nonzero terms
   std::uint8_t flags = 0;
 };
 
 /// Pred bits the bound domain's compare writes (other domains write 0 or 1): bit 0 the
 /// comparison of the exact values (its best guess when undecided), bit 1 "the float
-/// comparison may differ", bit 2 "the exact comparison is undecided at double precision".
-enum PredBits : std::uint8_t { kPredValue = 1, kPredFloatMayFlip = 2, kPredExactUndecided = 4 };
+/// comparison may differ", bit 2 "the exact comparison is undecided at double precision",
+/// bit 3 (only with bit 1) "but not under the statistical bound". Ops that combine
+/// predicates may drop bit 3: that only makes the statistical tier as cautious as the sound.
+enum PredBits : std::uint8_t { kPredValue = 1, kPredFloatMayFlip = 2, kPredExactUndecided = 4, kPredStatDecided = 8 };
 
 class BoundDomain {
  public:
   using Scalar = BoundScalar;
-  explicit BoundDomain(FloatProfile profile)
-      : profile_(std::move(profile)), product_floor_(profile_.flush_to_zero ? 0x1p-126 : 0x1p-149) {}
+  /// lambda: the statistical tier's width (each sum's bound fails with probability at most
+  /// 2 exp(-lambda^2 / 2)); the default suits 10^9 sums at a failure probability of 10^-9.
+  explicit BoundDomain(FloatProfile profile, double lambda = lambda_for(1e-9, 1e9))
+      : profile_(std::move(profile)),
+        product_floor_(profile_.flush_to_zero ? 0x1p-126 : 0x1p-149),
+        lambda_(lambda),
+        operand_unit_(profile_.reduced_operands() ? std::ldexp(1.0, -(profile_.operand_bits + 1)) : 0),
+        product_unit2_((0x1p-48 + 2 * operand_unit_ * operand_unit_ * (1 + operand_unit_) * (1 + operand_unit_)) * (1 + 0x1p-50)),
+        unbounded_made_(std::make_shared<std::atomic<bool>>(false)) {}
   const FloatProfile& profile() const { return profile_; }
   std::string name() const { return "bound:" + profile_.name; }
+  double lambda() const { return lambda_; }
+  /// The probability that one sum's statistical bound fails: 2 exp(-lambda^2 / 2).
+  double event_risk() const { return 2 * std::exp(-0.5 * lambda_ * lambda_); }
+  /// The lambda at which `events` sums all hold with probability at least 1 - delta.
+  static double lambda_for(double delta, double events) { return std::sqrt(2 * std::log(2 * std::max(events, 1.0) / delta)); }
+  /// Whether some operation has turned bounded operands into an unbounded value (overflow,
+  /// a divisor or log operand that may reach 0) since the last reset: how a caller watching
+  /// the instructions go by names the first op where the bound became infinite.
+  bool made_unbounded() const { return unbounded_made_->load(std::memory_order_relaxed); }
+  void reset_made_unbounded() const { unbounded_made_->store(false, std::memory_order_relaxed); }
 
   // Constants and inputs: the exact value, and the error of storing it in float32.
   Scalar from_rational(const Rational& q) const;
@@ -81,7 +151,7 @@ class BoundDomain {
   Scalar from_bits(std::uint64_t bits, FloatFormat format) const;
   Scalar from_double(double x) const;
   Scalar parse(std::string_view text) const { return from_literal(text); }
-  /// "[lo, hi] +- bound" (with "may flip" / "unbounded" when flagged).
+  /// "[lo, hi] +- bound (+- perr statistically)" (with "may flip" when flagged).
   std::string to_string(const Scalar& a) const;
   double to_double(const Scalar& a) const {
     const Iv x = enclosure(a);
@@ -119,44 +189,66 @@ class BoundDomain {
   std::uint8_t compare_bits(CompareDirection d, const Scalar& a, const Scalar& b) const;
   Scalar select_widened(std::uint8_t pred, const Scalar& on_true, const Scalar& on_false) const;
   /// select_and_scatter's choice over one window (select(current, candidate) keeps current
-  /// when true): per candidate, 0 never chosen, 1 surely chosen, 2 maybe; first the exact
-  /// evaluation's, then the float one's.
+  /// when true): per candidate, 0 never chosen, 1 surely chosen, 2 maybe; for the exact
+  /// evaluation, a float one, and a float one within the statistical bounds.
   struct Membership {
-    std::uint8_t exact = 0, floating = 0;
+    std::uint8_t exact = 0, floating = 0, likely = 0;
   };
   std::vector<Membership> window_selection(CompareDirection select, const std::vector<const Scalar*>& candidates) const;
   /// The source value as a scatter term at a candidate of that membership.
   Scalar scatter_term(const Scalar& source, Membership m) const;
 
   // Reading results.
-  /// The value with any open sum closed: lo, hi and err are then final.
+  /// The value with any open sum closed: lo, hi, err, perr and events are then final.
   Scalar closed(const Scalar& a) const;
   /// The whole error bound of a value: +inf when unbounded.
   double bound(const Scalar& a) const { return close(a).err; }
+  /// The statistical bound (<= bound(a)): +inf when unbounded.
+  double pbound(const Scalar& a) const { return close(a).perr; }
+  /// Its sub-Gaussian part's sigma (0 where only a plain bound is known).
+  double sigma(const Scalar& a) const { return close(a).sigma; }
   Iv enclosure(const Scalar& a) const { return close(a).x; }
 
  private:
   struct Closed {
-    Iv x;        // exact enclosure
-    double err;  // total bound
+    Iv x;          // exact enclosure
+    double err;    // total bound
+    double pdet;   // statistical tier: the plain part,
+    double sigma;  // the sub-Gaussian part,
+    double perr;   // and the bound, min(err, pdet + lambda sigma)
+    float events;
   };
+  Closed closed_value(Iv x, double err, double pdet, double sigma, float events) const;
+  /// A linear op's statistical part on top of a generic result: keeps pdet and sigma (plus
+  /// the op's own rounding, mean-zero) when that bound is the tighter.
+  Scalar with_sigma(Scalar s, double pdet, double sigma, double own_rounding) const;
   Closed close(const Scalar& a) const;
-  Iv widened(const Closed& c) const;
+  static Iv widened(Iv x, double e);
+  Iv widened(const Closed& c) const { return widened(c.x, c.err); }
+  Iv pwidened(const Closed& c) const { return widened(c.x, c.perr); }
   double allowance(double magnitude, double ulps) const;
-  Scalar result(Iv x, Iv r, double ulps, std::uint8_t flags) const;
+  /// A closed value from the exact image x, the images r and rp of the operands widened by
+  /// err and perr, and the op's own allowance.
+  Scalar result(Iv x, Iv r, Iv rp, double ulps, std::uint8_t flags, float events) const;
   Scalar unary(const Scalar& a, Iv (*f)(Iv), double ulps) const;
   Scalar positive_domain(const Scalar& a, Iv (*f)(Iv), double ulps, bool zero_allowed, const char* what) const;
   Scalar unknown(std::uint8_t flags) const;  // exact value not known at double precision: anything goes
   Closed close_sum(const Scalar& a) const;
   Scalar from_literal_value(const Literal& lit, const std::string& what) const;
   struct ProductOperand {
-    double lo, hi, mag, err;
+    double lo, hi, mag, err, pdet, sigma, perr;
+    float events;
   };
-  ProductOperand product_operand(const Scalar& a) const;  // closed, and TF32-rounded under that profile
+  ProductOperand product_operand(const Scalar& a) const;  // closed, and reduced (TF32, bf16) under those profiles
   void add_product(Scalar& acc, const ProductOperand& a, const ProductOperand& b) const;
   static Scalar opened(const Scalar& closed_value);
+  void note_unbounded() const { unbounded_made_->store(true, std::memory_order_relaxed); }
   FloatProfile profile_;
   double product_floor_;  // a product's underflow (or flush) error, at most
+  double lambda_;
+  double operand_unit_;   // the statistical model's unit roundoff of an operand conversion (0: none)
+  double product_unit2_;  // a product's squared steps per f^2: u^2 + 2 u_op^2 (1 + u_op)^2, rounded up
+  std::shared_ptr<std::atomic<bool>> unbounded_made_;  // shared by copies
 };
 static_assert(Domain<BoundDomain>);
 
@@ -179,18 +271,27 @@ inline double up_sum(double a, double b) {
 }
 inline double up_mul(double a, double b) { return a == 0 || b == 0 ? 0 : up(a * b); }
 inline double mag(Iv a) { return std::max(std::fabs(a.lo), std::fabs(a.hi)); }
+// A non-negative bound stored as a float, rounded up (+inf beyond the float range).
+inline float up_float(double b) {
+  const float f = static_cast<float>(b);
+  return static_cast<double>(f) >= b ? f : std::nextafter(f, std::numeric_limits<float>::infinity());
+}
 }  // namespace bound_detail
 
+inline BoundDomain::Closed BoundDomain::closed_value(Iv x, double err, double pdet, double sigma, float events) const {
+  return {x, err, pdet, sigma, std::min(err, bound_detail::up_sum(pdet, bound_detail::up_mul(lambda_, sigma))), events};
+}
+
 inline BoundDomain::Closed BoundDomain::close(const Scalar& a) const {
-  if (!(a.flags & kOpenSum)) return {{a.lo, a.hi}, a.err};
+  if (!(a.flags & kOpenSum)) return closed_value({a.lo, a.hi}, a.err, a.pdet, a.st.sigma, a.events);
   return close_sum(a);
 }
 
-inline Iv BoundDomain::widened(const Closed& c) const {
+inline Iv BoundDomain::widened(Iv x, double e) {
   using namespace bound_detail;
-  if (c.err == 0) return c.x;
-  if (c.err == kInf) return {-kInf, kInf};
-  return {down(c.x.lo - c.err), up(c.x.hi + c.err)};
+  if (e == 0) return x;
+  if (e == kInf) return {-kInf, kInf};
+  return {down(x.lo - e), up(x.hi + e)};
 }
 
 inline double BoundDomain::allowance(double magnitude, double ulps) const {
@@ -203,8 +304,10 @@ inline double BoundDomain::allowance(double magnitude, double ulps) const {
 inline BoundDomain::ProductOperand BoundDomain::product_operand(const Scalar& a) const {
   using namespace bound_detail;
   Closed c = close(a);
-  if (profile_.tf32) c.err = up(c.err + up(up(mag(c.x) + c.err) * 0x1p-10));  // truncated to 10 stored mantissa bits
-  return {c.x.lo, c.x.hi, mag(c.x), c.err};
+  // Sound: truncated to operand_bits stored mantissa bits. Statistical: the conversion's
+  // error is a random step of the sum (add_product's variance), not part of perr.
+  if (profile_.reduced_operands()) c.err = up(c.err + up(up(mag(c.x) + c.err) * std::ldexp(1.0, -profile_.operand_bits)));
+  return {c.x.lo, c.x.hi, mag(c.x), c.err, c.pdet, c.sigma, c.perr, c.events};
 }
 
 inline void BoundDomain::add_product(Scalar& s, const ProductOperand& a, const ProductOperand& b) const {
@@ -213,11 +316,17 @@ inline void BoundDomain::add_product(Scalar& s, const ProductOperand& a, const P
   const double p1 = a.lo * b.lo, p2 = a.lo * b.hi, p3 = a.hi * b.lo, p4 = a.hi * b.hi;  // branch-free
   s.lo += std::min(std::min(p1, p2), std::min(p3, p4));
   s.hi += std::max(std::max(p1, p2), std::max(p3, p4));
-  s.abssum += a.mag * b.mag;
+  s.sum.abssum += a.mag * b.mag;
   // |a~ b~ - a b| <= |a| eb + ea |b| + ea eb, then the product's rounding, 2^-24 |a~ b~|,
-  // plus its underflow floor.
-  s.err += a.mag * b.err + a.err * b.mag + a.err * b.err + 0x1p-24 * f + (nonzero ? product_floor_ : 0.0);
-  s.magsum += f * (1 + 0x1p-24);
+  // plus its underflow floor. The statistical tier: the inherited error, the product's
+  // rounding and the operands' conversions are steps of the sum's martingale.
+  const double floor = nonzero ? product_floor_ : 0.0;
+  const double inherited = a.mag * b.sigma + a.sigma * b.mag;  // its sub-Gaussian part
+  s.err += a.mag * b.err + a.err * b.mag + a.err * b.err + 0x1p-24 * f + floor;
+  s.pdet += static_cast<float>(a.mag * b.pdet + a.pdet * b.mag + a.perr * b.perr + floor);
+  s.sum.magsum += f * (1 + 0x1p-24);
+  s.sum.variance += inherited * inherited + product_unit2_ * (f * f);
+  s.events += a.events + b.events;
   s.terms += nonzero;
 }
 

@@ -1,0 +1,340 @@
+// The statistical tier of `shlo check` and its verdicts: hand-computed bounds, IMPROBABLE
+// against FAIL, per-element branch gaps, NO VERDICT; then the ladder programs: honest float32
+// outputs in four summation orders (and the CUDA host path) are never IMPROBABLE, while
+// outputs whose matmul operands were rounded to TF32 or bf16 (computed here by an independent
+// route) are caught under the ieee profile and pass under their own.
+#include <catch2/catch.hpp>
+#include <rapidcheck.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <random>
+
+#include "ast/mlir_parse.hpp"
+#include "fuzz/gen_ops.hpp"
+#include "interp/cuda/executor.hpp"
+#include "interp/run.hpp"
+#include "oracle/float_check.hpp"
+#include "oracle/sum_order_domain.hpp"
+
+using namespace shlo;
+
+namespace {
+
+using Arrays = std::vector<NpyArray>;
+
+NpyArray f32_array(const Shape& shape, std::vector<float> v) { return NpyArray{shape, std::move(v)}; }
+
+CheckReport check(const Module& m, const std::string& profile, const Arrays& inputs, const Arrays& outputs, double delta = 1e-9) {
+  CheckOptions o;
+  o.delta = delta;
+  return check_float_outputs(m, float_profile(profile), {inputs}, {outputs}, 1, {}, o);
+}
+
+// One closed output of a one-result program under domain d.
+std::vector<BoundScalar> bound_run(const BoundDomain& d, const Module& m, const std::vector<std::vector<float>>& args) {
+  std::vector<std::vector<Value<BoundDomain>>> in(1);
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::vector<BoundScalar> v;
+    for (float x : args[i]) v.push_back(d.from_double(x));
+    in[0].push_back(Tensor<BoundScalar>(m.function.arguments[i].type.shape, v));
+  }
+  auto out = std::get<Tensor<BoundScalar>>(run_program(m, d, std::move(in), RunOptions{}).outputs[0][0]).data;
+  for (auto& s : out) s = d.closed(s);
+  return out;
+}
+
+Arrays random_inputs(const Module& m, std::uint64_t seed, float lo, float hi) {
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<float> u(lo, hi);
+  Arrays in;
+  for (const auto& a : m.function.arguments) {
+    std::vector<float> v(static_cast<std::size_t>(num_elements(a.type.shape)));
+    for (auto& x : v) x = u(gen);
+    in.push_back(f32_array(a.type.shape, std::move(v)));
+  }
+  return in;
+}
+
+const std::vector<float>& data(const NpyArray& a) { return std::get<std::vector<float>>(a.data); }
+
+// x rounded to nearest (ties to even) with `bits` stored mantissa bits: TF32 10, bf16 7.
+float reduced(float x, int bits) {
+  std::uint32_t b;
+  std::memcpy(&b, &x, 4);
+  const int drop = 23 - bits;
+  const std::uint32_t half = 1u << (drop - 1), low = b & ((1u << drop) - 1);
+  b -= low;
+  if (low > half || (low == half && (b >> drop) & 1)) b += 1u << drop;
+  float y;
+  std::memcpy(&y, &b, 4);
+  return y;
+}
+
+// The independent route: dense layers y = act(x W + b), each matmul with its operands reduced
+// to `bits` (23: float32 itself) and its dot products summed in double, then rounded once;
+// the bias added and relu applied in float32. layers[i] = {W, b} arguments, relu on all but
+// the last, as in linear_fwd (one layer) and mlp_fwd (three).
+std::vector<float> dense_forward(const Arrays& in, int bits) {
+  const auto rd = [&](float v) { return bits < 23 ? reduced(v, bits) : v; };
+  std::vector<float> x = data(in[0]);
+  std::int64_t rows = in[0].shape[0], width = in[0].shape[1];
+  const std::size_t layers = (in.size() - 1) / 2;
+  for (std::size_t l = 0; l < layers; ++l) {
+    const auto& W = data(in[1 + 2 * l]);
+    const auto& b = data(in[2 + 2 * l]);
+    const std::int64_t out = in[1 + 2 * l].shape[1];
+    std::vector<float> y(static_cast<std::size_t>(rows * out));
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t j = 0; j < out; ++j) {
+        double s = 0;
+        for (std::int64_t k = 0; k < width; ++k)
+          s += static_cast<double>(rd(x[static_cast<std::size_t>(r * width + k)])) * rd(W[static_cast<std::size_t>(k * out + j)]);
+        float v = static_cast<float>(s) + b[static_cast<std::size_t>(j)];
+        if (l + 1 < layers) v = std::max(v, 0.0f);
+        y[static_cast<std::size_t>(r * out + j)] = v;
+      }
+    x = std::move(y);
+    width = out;
+  }
+  return x;
+}
+
+std::string artifact(const char* name) { return std::string(SHLO_ARTIFACTS_DIR) + "/" + name + ".mlir"; }
+
+struct Range {
+  float lo, hi;
+};
+const Range kRanges[] = {{-1, 1}, {-0.1f, 0.1f}, {0, 0.01f}};
+
+const char* kSumOfN = R"(module @m {
+  func.func @f(%x: tensor<4096xf32>) -> tensor<f32> {
+    %z = stablehlo.constant dense<0.0> : tensor<f32>
+    %v0 = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4096xf32>, tensor<f32>) -> tensor<f32>
+    return %v0 : tensor<f32>
+  }
+})";
+
+}  // namespace
+
+TEST_CASE("stat tier: a sum of 4096 ones computed by hand and IMPROBABLE between PASS and FAIL", "[bound][stat]") {
+  const Module m = parse_module(kSumOfN, "sum.mlir");
+  const BoundDomain d(float_profile("ieee"), 6.0);
+  const auto r = bound_run(d, m, {std::vector<float>(4096, 1.0f)});
+  // Exact terms, no inherited error: the statistical bound is lambda u sqrt(n - 1) M with
+  // M = (1 + gamma_4095) * 4096 bounding every partial sum; the sound one gamma_4095 * 4096.
+  const double n = 4096, M = (1 + gamma_f32(4095)) * n;
+  CHECK(d.bound(r[0]) == Approx(gamma_f32(4095) * n).epsilon(1e-9));
+  CHECK(d.pbound(r[0]) == Approx(6.0 * 0x1p-24 * std::sqrt(n - 1) * M).epsilon(1e-6));
+  CHECK(d.bound(r[0]) / d.pbound(r[0]) == Approx(std::sqrt(4095.0) / 6).epsilon(1e-3));
+  CHECK(r[0].events == 1);
+  CHECK(d.event_risk() == Approx(2 * std::exp(-18.0)));
+  const double e = d.pbound(r[0]);
+  const ElementVerdict pass = judge_element(d, r[0], 4096 + 0.5 * e);
+  const ElementVerdict improbable = judge_element(d, r[0], 4096 + 2 * e);
+  const ElementVerdict fail = judge_element(d, r[0], 4096 + 2 * d.bound(r[0]));
+  CHECK(pass.verdict() == Verdict::Pass);
+  CHECK(pass.pratio == Approx(0.5).epsilon(1e-3));
+  CHECK(improbable.verdict() == Verdict::Improbable);
+  CHECK(improbable.pratio == Approx(2).epsilon(1e-3));
+  CHECK(fail.verdict() == Verdict::Fail);
+  // lambda for a check: every one of N sums holds with probability 1 - delta.
+  CHECK(BoundDomain::lambda_for(1e-9, 1e6) == Approx(std::sqrt(2 * std::log(2e15))));
+  const BoundDomain at(float_profile("ieee"), BoundDomain::lambda_for(1e-9, 1e6));
+  CHECK(at.event_risk() * 1e6 == Approx(1e-9));
+}
+
+TEST_CASE("stat tier: the check's verdicts and exit statuses and failure probability", "[bound][stat]") {
+  const Module m = parse_module(kSumOfN, "sum.mlir");
+  const Arrays in = {f32_array({4096}, std::vector<float>(4096, 1.0f))};
+  // Events: the constant (1), the reduce (1 result + 4097 operand elements) and the verdict (1).
+  const double n = 4096, lambda = BoundDomain::lambda_for(1e-9, 4100);
+  CHECK(sum_events(m, 1) == 4100);
+  const double e = lambda * 0x1p-24 * std::sqrt(n - 1) * (1 + gamma_f32(4095)) * n;
+  auto verdict_at = [&](double y) { return check(m, "ieee", in, {f32_array({}, {static_cast<float>(y)})}); };
+  const CheckReport honest = verdict_at(4096), improbable = verdict_at(4096 + 1.5 * e), fail = verdict_at(4096 + 1.5 * gamma_f32(4095) * n);
+  CHECK(honest.verdict() == Verdict::Pass);
+  CHECK(honest.lambda == Approx(lambda));
+  CHECK(honest.event_risk * 4100 == Approx(1e-9));
+  CHECK(improbable.verdict() == Verdict::Improbable);
+  // The element relies on one event (its sum) and its verdict: twice the risk of one.
+  CHECK(improbable.outputs[0].improbable_probability == Approx(2 * honest.event_risk));
+  CHECK(fail.verdict() == Verdict::Fail);
+  CHECK(static_cast<int>(Verdict::Improbable) == 3);
+  CHECK(static_cast<int>(Verdict::NoVerdict) == 4);
+  CHECK(worse(Verdict::NoVerdict, Verdict::Improbable) == Verdict::Improbable);
+  CHECK(worse(Verdict::Fail, Verdict::Improbable) == Verdict::Fail);
+  // A larger delta narrows the statistical bound: the same output becomes improbable.
+  const CheckReport loose = check(m, "ieee", in, {f32_array({}, {static_cast<float>(4096 + 0.8 * e)})}, 0.4);
+  CHECK(loose.lambda < lambda);
+  CHECK(loose.verdict() == Verdict::Improbable);
+  CHECK(check(m, "ieee", in, {f32_array({}, {static_cast<float>(4096 + 0.8 * e)})}).verdict() == Verdict::Pass);
+  CHECK_THROWS_AS(check(m, "ieee", in, {f32_array({}, {4096})}, 0), std::invalid_argument);
+}
+
+TEST_CASE("stat tier: a select that may flip keeps both branches and a value between them is near neither", "[bound][stat]") {
+  const Module m = parse_module(R"(module @m {
+  func.func @f(%x: tensor<2xf32>, %y: tensor<2xf32>, %w: tensor<2xf32>, %a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {
+    %t = stablehlo.multiply %x, %y : tensor<2xf32>
+    %u = stablehlo.subtract %t, %w : tensor<2xf32>
+    %z = stablehlo.constant dense<0.0> : tensor<2xf32>
+    %c = stablehlo.compare GT, %u, %z : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
+    %r = stablehlo.select %c, %a, %b : tensor<2xi1>, tensor<2xf32>
+    return %r : tensor<2xf32>
+  }
+})",
+                                "sel.mlir");
+  // Element 0: u = x y - w is exactly 2^-24 but 0 in float32 (as in test_bound): the choice
+  // between a = 5 and b = 0 may flip. Element 1: u = 2, surely positive.
+  const float p = 1.0f + 0x1p-12f, w = 1.0f + 0x1p-11f;
+  const BoundDomain d(float_profile("ieee"));
+  const auto r = bound_run(d, m, {{p, 3}, {p, 1}, {w, 1}, {5, 5}, {0, 0}});
+  REQUIRE(r[0].flags & kBranchGap);
+  CHECK(judge_element(d, r[0], 5).verdict() == Verdict::Pass);
+  CHECK(judge_element(d, r[0], 0).verdict() == Verdict::Pass);  // the other branch
+  CHECK(judge_element(d, r[0], 2.5).verdict() == Verdict::Fail);  // near neither: the hull alone would pass it
+  CHECK(d.bound(r[0]) >= 5);
+  CHECK_FALSE(r[1].flags & kBranchGap);
+  CHECK(judge_element(d, r[1], 0).verdict() == Verdict::Fail);  // control: no flip, the one branch
+}
+
+TEST_CASE("honest verdicts: an element whose bound is infinite is NO VERDICT (never PASS) and names the op", "[bound][stat]") {
+  const Module m = parse_module(R"(module @m {
+  func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+    %e = stablehlo.exponential %x : tensor<2xf32>
+    %h = stablehlo.add %e, %e : tensor<2xf32>
+    return %h : tensor<2xf32>
+  }
+})",
+                                "exp.mlir");
+  // exp(88.5) ~ 2.9e38: its double 5.8e38 overflows float32, so the sum's bound is infinite.
+  const Arrays big = {f32_array({2}, {88.5f, 88.5f})};
+  const CheckReport r = check(m, "ieee", big, {f32_array({2}, {std::numeric_limits<float>::infinity(), NAN})});
+  CHECK(r.verdict() == Verdict::NoVerdict);
+  CHECK(r.outputs[0].unbounded == 2);
+  CHECK(r.outputs[0].unbounded_exact == Approx(2 * std::exp(88.5)).epsilon(1e-6));  // finite, and given
+  CHECK(r.first_unbounded.find("%h = stablehlo.add") != std::string::npos);
+  CHECK(r.first_unbounded.find("exp.mlir:4:") != std::string::npos);
+  CHECK(format_table(r).find("NO VERDICT") != std::string::npos);
+  CHECK(format_table(r).find("PASS") == std::string::npos);  // the table never says PASS
+  // Control: small inputs, bounded, PASS; a NaN output there is a FAIL.
+  const Arrays small = {f32_array({2}, {1, 2})};
+  const float e1 = 2 * std::exp(1.0f), e2 = 2 * std::exp(2.0f);
+  CHECK(check(m, "ieee", small, {f32_array({2}, {e1, e2})}).verdict() == Verdict::Pass);
+  CHECK(check(m, "ieee", small, {f32_array({2}, {e1, NAN})}).verdict() == Verdict::Fail);
+  CHECK(check(m, "ieee", small, {f32_array({2}, {e1, e2})}).first_unbounded.empty());
+  // A NaN input names the argument.
+  try {
+    check(m, "ieee", {f32_array({2}, {1, NAN})}, {f32_array({2}, {e1, e2})});
+    FAIL("a NaN input was accepted");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()).find("input %x") != std::string::npos);
+    CHECK(std::string(e.what()).find("NaN") != std::string::npos);
+  }
+}
+
+TEST_CASE("stat tier: TF32 and bf16 matmul outputs are caught under ieee and pass under their own profile", "[bound][stat][artifacts]") {
+  for (const char* name : {"linear_fwd", "mlp_fwd"}) {
+    if (!std::ifstream(artifact(name))) {
+      WARN("skipped: " << artifact(name) << " is absent");
+      return;
+    }
+    const Module m = parse_module_file(artifact(name));
+    const Shape out_shape = m.function.return_types[0].shape;
+    for (const Range range : kRanges)
+      for (std::uint64_t seed : {1, 2, 3}) {
+        INFO(name << " inputs in [" << range.lo << ", " << range.hi << "), seed " << seed);
+        const Arrays in = random_inputs(m, seed, range.lo, range.hi);
+        const NpyArray tf32 = f32_array(out_shape, dense_forward(in, 10)), bf16 = f32_array(out_shape, dense_forward(in, 7));
+        const CheckReport t_ieee = check(m, "ieee", in, {tf32}), b_ieee = check(m, "ieee", in, {bf16});
+        INFO("tf32 under ieee: worst error/statistical bound " << t_ieee.worst_pratio << ", error/bound " << t_ieee.worst_ratio);
+        INFO("bf16 under ieee: worst error/statistical bound " << b_ieee.worst_pratio << ", error/bound " << b_ieee.worst_ratio);
+        CHECK((t_ieee.verdict() == Verdict::Improbable || t_ieee.verdict() == Verdict::Fail));
+        CHECK((b_ieee.verdict() == Verdict::Improbable || b_ieee.verdict() == Verdict::Fail));
+        CHECK(t_ieee.consistent_profiles == std::vector<std::string>{"tf32", "bf16"});
+        CHECK(b_ieee.consistent_profiles.back() == "bf16");
+        const CheckReport t_own = check(m, "tf32", in, {tf32}), b_own = check(m, "bf16", in, {bf16});
+        INFO("tf32 under tf32: " << t_own.worst_pratio << "; bf16 under bf16: " << b_own.worst_pratio);
+        CHECK(t_own.verdict() == Verdict::Pass);
+        CHECK(b_own.verdict() == Verdict::Pass);
+        // The independent route itself, in float32: honest, PASS under ieee.
+        const CheckReport f32 = check(m, "ieee", in, {f32_array(out_shape, dense_forward(in, 23))});
+        CHECK(f32.verdict() == Verdict::Pass);
+        CHECK(f32.worst_pratio > 0);
+      }
+  }
+}
+
+TEST_CASE("stat tier: honest float32 outputs of the ladder programs in four summation orders are never IMPROBABLE",
+          "[bound][stat][artifacts]") {
+  // (mlp_train_step in four orders takes minutes: bench/bound_ladder.sh covers it in f32.)
+  for (const char* name : {"linear_fwd", "linear_train_step", "mlp_fwd"}) {
+    if (!std::ifstream(artifact(name))) {
+      WARN("skipped: " << artifact(name) << " is absent");
+      return;
+    }
+    const Module m = parse_module_file(artifact(name));
+    double worst = 0;
+    for (const Range range : kRanges)
+      for (std::uint64_t seed : {4, 5}) {
+        const Arrays in = random_inputs(m, seed, range.lo, range.hi);
+        for (SumOrder order : {SumOrder::LeftFold, SumOrder::Reversed, SumOrder::Pairwise, SumOrder::Shuffled}) {
+          const SumOrderDomain d(order, seed);
+          std::vector<std::vector<Value<SumOrderDomain>>> vin(1);
+          for (std::size_t i = 0; i < in.size(); ++i) {
+            std::vector<OrderedF32> v;
+            for (float x : data(in[i])) v.push_back(d.from_double(x));
+            vin[0].push_back(Tensor<OrderedF32>(in[i].shape, v));
+          }
+          Arrays outs;
+          const auto run = run_program(m, d, std::move(vin), RunOptions{});
+          for (const auto& value : run.outputs[0]) {
+            const auto& t = std::get<Tensor<OrderedF32>>(value);
+            std::vector<float> y;
+            for (const auto& s : t.data) y.push_back(d.value(s));
+            outs.push_back(f32_array(t.shape, std::move(y)));
+          }
+          const CheckReport r = check(m, "ieee", in, outs);
+          INFO(name << " [" << range.lo << ", " << range.hi << ") seed " << seed << " order " << static_cast<int>(order) << ": "
+                    << format_table(r));
+          CHECK(r.verdict() != Verdict::Improbable);
+          CHECK(r.verdict() != Verdict::Fail);
+          worst = std::max(worst, r.worst_pratio);
+        }
+      }
+    WARN(name << ": worst honest error over the statistical bound " << worst);
+    CHECK(worst > 0);
+    CHECK(worst < 1);
+  }
+}
+
+TEST_CASE("stat tier: the CUDA host path is never IMPROBABLE on random op-level programs", "[bound][stat][cuda]") {
+  auto host = cuda::make_host_backend();
+  const auto gen = fuzz::gen_op_program(true, true);
+  int programs = 0;
+  std::int64_t elements = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const TextCase tc = gen(rc::Random(static_cast<std::uint64_t>(i) * 7927 + 5), 30).value();
+    INFO(tc.text);
+    const Module m = parse_module(tc.text, "random.mlir");
+    const Arrays in = random_inputs(m, static_cast<std::uint64_t>(i), -3.0f, 3.0f);
+    std::vector<std::vector<Value<F32Domain>>> fin(1);
+    for (const auto& a : in) fin[0].push_back(Tensor<float>(a.shape, data(a)));
+    const auto dev = cuda::run_on_backend(m, *host, fin, 1).outputs[0];
+    Arrays outs;
+    for (const auto& v : dev) {
+      if (std::holds_alternative<PredTensor>(v)) break;
+      const auto& t = std::get<Tensor<float>>(v);
+      outs.push_back(f32_array(t.shape, t.data));
+    }
+    if (outs.size() != dev.size()) continue;  // an i1 result: the comparisons are covered elsewhere
+    const CheckReport r = check(m, "ieee", in, outs);
+    REQUIRE(r.verdict() != Verdict::Improbable);
+    REQUIRE(r.verdict() != Verdict::Fail);
+    elements += r.outputs[0].elements;
+    ++programs;
+  }
+  CHECK(programs > 500);
+  WARN(programs << " programs, " << elements << " elements on the host path: none improbable");
+}
