@@ -199,7 +199,7 @@ TEST_CASE("bound: profiles widen the allowances", "[bound]") {
   CHECK(tf32.bound(d[0]) > 3 * 0x1p-10);
 }
 
-TEST_CASE("bound: no float32 order ever lands outside the bound on 10^4 random programs; a moved result always does", "[bound][slow]") {
+TEST_CASE("bound: no float32 order ever lands outside the bound on 10^4 random programs, a moved result always does", "[bound][slow]") {
   const auto gen = fuzz::gen_op_program(true, true);
   const SumOrder orders[] = {SumOrder::LeftFold, SumOrder::Reversed, SumOrder::Pairwise, SumOrder::Shuffled};
   std::int64_t elements = 0, controls = 0, flips = 0, programs = 0;

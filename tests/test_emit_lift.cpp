@@ -314,7 +314,7 @@ TEST_CASE("the registry: every row is consistent (strings, inputs, literals, len
   CHECK(row_problems(lost_field) == std::vector<std::string>{"constructor 'addBcast': template field {bName} is not a string the skeleton keeps"});
 }
 
-TEST_CASE("lift: a value used twice stays a named leaf; a lone instruction stays verbatim", "[lift]") {
+TEST_CASE("lift: a value used twice stays a named leaf, a lone instruction stays verbatim", "[lift]") {
   const std::string text = module_text(
       "%x: tensor<2x3xf32>", "tensor<2x3xf32>",
       "    %v0 = stablehlo.exponential %x : tensor<2x3xf32>\n"
@@ -381,7 +381,7 @@ TEST_CASE("tokens: parse(toToks(s)) = s and parseStack(toToks(r) ++ ts, S) = par
   CHECK(to_string(ts.back()) == "operand %u 2");
 }
 
-TEST_CASE("skel of allReduceMeanF reads replica 0; is_spmd names the first difference", "[skel]") {
+TEST_CASE("skel of allReduceMeanF reads replica 0, is_spmd names the first difference", "[skel]") {
   auto replica = [](const std::string& w) { return dense(w, "%b", 4, 2, name("%x", 4)); };
   auto family = [&](std::vector<ExprPtr> kids) {
     const auto R = static_cast<std::int64_t>(kids.size());
@@ -400,7 +400,7 @@ TEST_CASE("skel of allReduceMeanF reads replica 0; is_spmd names the first diffe
   CHECK(is_spmd(*a).spmd);
 }
 
-TEST_CASE("JSON: expressions round-trip; bad documents are located", "[expr][json]") {
+TEST_CASE("JSON: expressions round-trip, bad documents are located", "[expr][json]") {
   const auto e = node("softmaxDiv", {{"n", 3}}, {}, {node("sub", {{"n", 3}}, {}, {leaf("%x", {"1", "-3/4", "0.125"}), leaf("%y", {"0", "1", "2"})})});
   const auto j = expr_to_json(*e);
   CHECK(j["children"][0]["children"][0]["reals"]["v"][1] == "-3/4");

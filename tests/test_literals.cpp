@@ -49,7 +49,7 @@ TEST_CASE("the reader agrees with the digits-over-a-power-of-ten route on non-dy
   }
 }
 
-TEST_CASE("property: the reader equals the independent route; through double it does not", "[literal][property]") {
+TEST_CASE("property: the reader equals the independent route, through double it does not", "[literal][property]") {
   int through_double_differs = 0;
   rc::prop("parse_literal(s) == digits / 10^k", [&] {
     const std::string text = *fuzz::gen_literal_text();

@@ -121,7 +121,7 @@ TEST_CASE("agree: an allReduceMeanF block on two replicas, and its divisor chang
   CHECK(c.first_failure()->detail == "element 0: den = 3, text = 2");
 }
 
-TEST_CASE("agree: linear_fwd exactly and in f64; a changed operand fails", "[agree][artifacts]") {
+TEST_CASE("agree: linear_fwd exactly and in f64, a changed operand fails", "[agree][artifacts]") {
   SHLO_REQUIRE_ARTIFACTS(dir);
   const std::string text = read_file(dir + "/linear_fwd.mlir");
   const auto exact = agree_on_text(ExactDomain{}, text, text, 1, -1, 1);
@@ -136,7 +136,7 @@ TEST_CASE("agree: linear_fwd exactly and in f64; a changed operand fails", "[agr
   CHECK(c.first_failure()->constructor == "addBcast");
 }
 
-TEST_CASE("agree: linear_train_step in f64 (batch sums); a changed learning rate fails", "[agree][artifacts]") {
+TEST_CASE("agree: linear_train_step in f64 (batch sums), a changed learning rate fails", "[agree][artifacts]") {
   SHLO_REQUIRE_ARTIFACTS(dir);
   const std::string text = read_file(dir + "/linear_train_step.mlir");
   const auto a = agree_on_text(F64Domain{}, text, text, 3, -1, 1);
@@ -156,7 +156,7 @@ TEST_CASE("agree: linear_train_step in f64 (batch sums); a changed learning rate
   CHECK(c.failed == 1);  // biasSgd has its own constant
 }
 
-TEST_CASE("agree: mlp_fwd in f64; the second relu's zero changed fails there", "[agree][artifacts][slow]") {
+TEST_CASE("agree: mlp_fwd in f64, the second relu's zero changed fails there", "[agree][artifacts][slow]") {
   SHLO_REQUIRE_ARTIFACTS(dir);
   const std::string text = read_file(dir + "/mlp_fwd.mlir");
   const auto a = agree_on_text(F64Domain{}, text, text, 4, -0.5, 0.5);
