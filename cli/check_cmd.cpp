@@ -9,6 +9,7 @@
 
 #include "ast/mlir_parse.hpp"
 #include "cli/files.hpp"
+#include "interp/memory.hpp"
 #include "interp/run.hpp"
 #include "oracle/float_check.hpp"
 
@@ -49,6 +50,14 @@ void run_check(const CheckArgs& args) {
     bad_input(e.what());
   }
   const Function& f = m.function;
+  // The bound analysis keeps one BoundScalar per element: refuse what cannot fit, before reading.
+  if (const std::uint64_t available = available_memory(); available > 0) {
+    try {
+      check_memory(m, "the bound analysis", sizeof(BoundScalar), args.replicas, available, "the machine's available memory");
+    } catch (const MemoryLimitError& e) {
+      bad_input(e.what());
+    }
+  }
   std::vector<std::vector<NpyArray>> inputs(static_cast<std::size_t>(args.replicas)), outputs(inputs.size());
   for (int r = 0; r < args.replicas; ++r) {
     for (const auto& arg : f.arguments) {
@@ -56,6 +65,8 @@ void run_check(const CheckArgs& args) {
       NpyArray a = load(path, "input " + arg.name + " of replica " + std::to_string(r));
       if (a.shape != arg.type.shape)
         bad_input(path + ": shape is " + shape_to_string(a.shape) + ", " + arg.name + " needs " + to_string(arg.type));
+      if (a.dtype() == NpyDtype::F64 && arg.type.element != ElementType::F64)  // its values may not be float32 values
+        bad_input(path + ": dtype is f64, " + arg.name + " needs " + to_string(arg.type.element));
       inputs[static_cast<std::size_t>(r)].push_back(std::move(a));
     }
     for (std::size_t i = 0; i < f.return_values.size(); ++i) {

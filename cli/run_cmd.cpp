@@ -16,6 +16,7 @@
 #include "cli/files.hpp"
 #include "interp/cuda/executor.hpp"
 #include "interp/domain/domain_spec.hpp"
+#include "interp/memory.hpp"
 #include "interp/npy.hpp"
 #include "interp/run.hpp"
 
@@ -26,10 +27,11 @@ namespace shlo::cli {
 namespace {
 
 struct RunArgs {
-  std::string file, domain = "f32", inputs_dir, out_dir, range = "0,1";
+  std::string file, domain = "f32", inputs_dir, out_dir, range = "0,1", max_memory;
   int replicas = 1;
   std::int64_t seed = -1;
   bool profile = false;
+  bool convert_inputs = false;
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -37,22 +39,45 @@ struct RunArgs {
   throw CLI::RuntimeError(2);
 }
 
+// A folder for --out: an error names it and says why (never a library's exception text).
+void make_folder(const fs::path& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir, ec)) usage_error("--out: cannot create the folder " + dir.string() + ": " +
+                                                    (ec ? ec.message() : std::string("a file of that name exists")));
+}
+
+// write_npy with its error as a usage error (exit 2) naming the file.
+void save_npy(const std::string& path, const NpyArray& a) {
+  try {
+    write_npy(path, a);
+  } catch (const NpyError& e) {
+    usage_error(e.what());
+  }
+}
+
 // An .npy array as a value of the argument's type.
 template <class D>
-Value<D> to_value(const D& d, const NpyArray& a, const Argument& arg, const std::string& path) {
+Value<D> to_value(const D& d, const NpyArray& a, const Argument& arg, const std::string& path, bool convert) {
   if (a.shape != arg.type.shape)
     usage_error(path + ": shape is " + shape_to_string(a.shape) + ", " + arg.name + " needs " + to_string(arg.type));
   if (arg.type.element == ElementType::I1) {
     if (a.dtype() != NpyDtype::Bool) usage_error(path + ": dtype is " + to_string(a.dtype()) + ", " + arg.name + " needs bool");
     return PredTensor(a.shape, std::get<std::vector<std::uint8_t>>(a.data));
   }
+  // An f64 file for an f32 (or bf16) argument would feed values the type cannot hold: refused,
+  // or with --convert-inputs rounded to float32 once (to nearest) as the argument's type says.
+  const bool narrow = a.dtype() == NpyDtype::F64 && arg.type.element != ElementType::F64;
+  if (narrow && !convert)
+    usage_error(path + ": dtype is f64, " + arg.name + " needs " + to_string(arg.type.element) +
+                " (--convert-inputs rounds f64 files to float32)");
   std::vector<typename D::Scalar> values;
   std::visit([&](const auto& v) {
     using E = typename std::decay_t<decltype(v)>::value_type;
     if constexpr (std::is_same_v<E, float> || std::is_same_v<E, double>) {
       values.reserve(v.size());
       try {
-        for (auto x : v) values.push_back(d.from_double(static_cast<double>(x)));
+        for (auto x : v) values.push_back(d.from_double(narrow ? static_cast<double>(static_cast<float>(x)) : static_cast<double>(x)));
       } catch (const DomainError& e) {
         usage_error(path + ": " + e.what());
       }
@@ -93,14 +118,15 @@ std::vector<std::vector<Value<D>>> load_inputs(const D& d, const Module& m, cons
   std::vector<std::vector<Value<D>>> inputs(static_cast<std::size_t>(args.replicas));
   double lo = 0, hi = 1;
   if (args.seed >= 0) {
+    // Both numbers whole and finite: "0,1x" is refused, not read as 0,1.
+    auto number = [&](const std::string& text, double& out) {
+      char* end = nullptr;
+      out = std::strtod(text.c_str(), &end);
+      return !text.empty() && end == text.c_str() + text.size() && std::isfinite(out);
+    };
     const auto comma = args.range.find(',');
-    try {
-      if (comma == std::string::npos) throw std::invalid_argument("no comma");
-      lo = std::stod(args.range.substr(0, comma));
-      hi = std::stod(args.range.substr(comma + 1));
-    } catch (const std::exception&) {
-      usage_error("--range expects LO,HI (two numbers), got '" + args.range + "'");
-    }
+    if (comma == std::string::npos || !number(args.range.substr(0, comma), lo) || !number(args.range.substr(comma + 1), hi))
+      usage_error("--range expects LO,HI (two finite numbers), got '" + args.range + "'");
     if (!(lo < hi)) usage_error("--range needs LO < HI");
   }
   for (int r = 0; r < args.replicas; ++r) {
@@ -113,9 +139,9 @@ std::vector<std::vector<Value<D>>> load_inputs(const D& d, const Module& m, cons
         a = random_array(arg, static_cast<std::uint64_t>(args.seed), r, i, lo, hi);
         if (!args.out_dir.empty()) {
           const fs::path dir = fs::path(replica_dir(args.out_dir, r, args.replicas)) / "inputs";
-          fs::create_directories(dir);
+          make_folder(dir);
           path = (dir / file).string();
-          write_npy(path, a);
+          save_npy(path, a);
         }
       } else {
         path = replica_input(args.inputs_dir, r, file);
@@ -125,7 +151,7 @@ std::vector<std::vector<Value<D>>> load_inputs(const D& d, const Module& m, cons
           usage_error(std::string(e.what()) + " (input " + arg.name + ")");
         }
       }
-      inputs[static_cast<std::size_t>(r)].push_back(to_value(d, a, arg, path.empty() ? arg.name : path));
+      inputs[static_cast<std::size_t>(r)].push_back(to_value(d, a, arg, path.empty() ? arg.name : path, args.convert_inputs));
     }
   }
   return inputs;
@@ -136,27 +162,28 @@ void write_outputs(const D& d, const Module& m, const RunResult<D>& result, cons
   constexpr bool exact_text = !std::is_floating_point_v<typename D::Scalar>;
   for (int r = 0; r < args.replicas; ++r) {
     const fs::path dir = replica_dir(args.out_dir, r, args.replicas);
-    fs::create_directories(dir);
+    make_folder(dir);
     const auto& outs = result.outputs[static_cast<std::size_t>(r)];
     for (std::size_t i = 0; i < outs.size(); ++i) {
       const std::string stem = (dir / ("result" + std::to_string(i))).string();
       if (const auto* p = std::get_if<PredTensor>(&outs[i])) {
-        write_npy(stem + ".npy", {p->shape, p->data});
+        save_npy(stem + ".npy", {p->shape, p->data});
         continue;
       }
       const auto& t = std::get<Tensor<typename D::Scalar>>(outs[i]);
       if constexpr (std::is_same_v<typename D::Scalar, float>) {
-        write_npy(stem + ".npy", {t.shape, t.data});
+        save_npy(stem + ".npy", {t.shape, t.data});
       } else {
         std::vector<double> v;
         for (const auto& x : t.data) v.push_back(d.to_double(x));
-        write_npy(stem + ".npy", {t.shape, v});
+        save_npy(stem + ".npy", {t.shape, v});
       }
       if constexpr (exact_text) {
         std::ofstream txt(stem + ".txt");
         txt << "# " << m.function.return_values[i] << " : " << to_string(m.function.return_types[i]) << " in " << d.name()
             << ", row-major, one element per line\n";
         for (const auto& x : t.data) txt << d.to_string(x) << "\n";
+        if (!txt) usage_error(stem + ".txt: cannot write file");
       }
     }
   }
@@ -225,8 +252,33 @@ void report(const D& d, const Module& m, const RunResult<D>& result, const RunAr
   }
 }
 
+// Refuses, before anything is allocated, a program whose live tensors would not fit in
+// --max-memory (default: the memory the machine has available now).
+void refuse_if_too_large(const Module& m, const std::string& domain, std::uint64_t bytes_per_scalar, const RunArgs& args) {
+  std::uint64_t limit = 0;
+  std::string source;
+  if (!args.max_memory.empty()) {
+    try {
+      limit = parse_memory_size(args.max_memory);
+    } catch (const std::invalid_argument& e) {
+      usage_error(std::string("--max-memory: ") + e.what());
+    }
+    source = "--max-memory";
+  } else {
+    limit = available_memory();
+    source = "the machine's available memory (--max-memory sets the limit)";
+    if (limit == 0) return;  // unknown: no estimate to compare with
+  }
+  try {
+    check_memory(m, domain, bytes_per_scalar, args.replicas, limit, source);
+  } catch (const MemoryLimitError& e) {
+    usage_error(e.what());
+  }
+}
+
 template <class D>
 void run_in(const D& d, const Module& m, const RunArgs& args) {
+  refuse_if_too_large(m, d.name(), scalar_bytes(d), args);
   auto inputs = load_inputs(d, m, args);
   RunOptions options;
   options.replicas = args.replicas;
@@ -266,6 +318,7 @@ void run_cuda(const Module& m, const RunArgs& args) {
     if (!backend) usage_error("--domain cuda: " + why + " (--domain cuda-host runs the same kernels on the CPU)");
   }
   const F32Domain d;
+  refuse_if_too_large(m, "f32", sizeof(float), args);
   auto inputs = load_inputs(d, m, args);
   RunResult<F32Domain> result;
   double seconds = 0;
@@ -306,7 +359,12 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--range", args->range, "LO,HI for --random-inputs")->capture_default_str()->needs(rnd);
   in->excludes(rnd);
   cmd->add_option("--out,-o", args->out_dir, "folder for the outputs (and drawn inputs)");
+  cmd->add_flag("--convert-inputs", args->convert_inputs,
+                "accept f64 input files for f32 arguments, rounding each value to float32 once (refused otherwise)");
   cmd->add_flag("--profile", args->profile, "print count, time, flops and rate per op kind");
+  cmd->add_option("--max-memory", args->max_memory,
+                  "refuse (exit 2, before running) a program whose estimated peak of live tensors exceeds this "
+                  "size (4G, 512M, bytes); default: the machine's available memory");
   cmd->callback([args]() {
     if (args->inputs_dir.empty() && args->seed < 0) usage_error("give --inputs DIR or --random-inputs SEED");
     Module m;
