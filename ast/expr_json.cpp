@@ -209,6 +209,12 @@ json parse_json_file(const std::string& path) {
     const auto colon = what.find("syntax error");
     throw ExprError(path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " +
                     (colon == std::string::npos ? what : what.substr(colon)));
+  } catch (const json::out_of_range& e) {
+    // A number beyond a double's range ("1e999999", found by the corpus JSON fuzzer): the
+    // library's text without its "[json.exception.out_of_range.406] " tag.
+    const std::string what = e.what();
+    const auto tag_end = what.find("] ");
+    throw ExprError(path + ": " + (tag_end == std::string::npos ? what : what.substr(tag_end + 2)));
   }
 }
 

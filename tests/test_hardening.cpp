@@ -165,6 +165,14 @@ TEST_CASE("deep expressions are refused by the JSON reader and by text_case", "[
   CHECK(parse_json_file(path).is_array());
 }
 
+TEST_CASE("a JSON number beyond a double is a named error (found by corpus_json_fuzzer)", "[hardening][expr]") {
+  const std::string path = temp_path("overflow.json");
+  std::ofstream(path) << "{\"a\": 885207e779157}";
+  CHECK_THROWS_WITH(parse_json_file(path), Contains("overflow.json: number overflow parsing '885207e779157'") && !Contains("json.exception"));
+  std::ofstream(path) << "{\"a\": 885207e77}";
+  CHECK(parse_json_file(path)["a"].get<double>() == 885207e77);
+}
+
 namespace {
 // A .npy v1.0 file written byte by byte: `dict`, padded, then `payload`.
 void write_npy_bytes(const std::string& path, std::string dict, const std::string& payload) {
