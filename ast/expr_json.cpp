@@ -46,7 +46,16 @@ json expr_to_json(const Expr& e) {
   return j;
 }
 
-ExprPtr expr_from_json(const json& j, const std::string& path) {
+namespace {
+ExprPtr expr_from_json_at(const json& j, const std::string& path, int depth);
+}  // namespace
+
+ExprPtr expr_from_json(const json& j, const std::string& path) { return expr_from_json_at(j, path, 0); }
+
+namespace {
+
+ExprPtr expr_from_json_at(const json& j, const std::string& path, int depth) {
+  if (depth > kMaxExprDepth) fail(path, "expression nested more than " + std::to_string(kMaxExprDepth) + " deep");
   if (!j.is_object()) fail(path, "expected an expression object");
   if (!j.contains("constructor") || !j["constructor"].is_string()) fail(path, "missing \"constructor\"");
   std::string name = j["constructor"];
@@ -103,7 +112,7 @@ ExprPtr expr_from_json(const json& j, const std::string& path) {
     if (j.contains("children")) {
       if (!j["children"].is_array()) fail(path + "/children", "expected a list");
       for (std::size_t i = 0; i < j["children"].size(); ++i)
-        e.children.push_back(expr_from_json(j["children"][i], path + "/children/" + std::to_string(i)));
+        e.children.push_back(expr_from_json_at(j["children"][i], path + "/children/" + std::to_string(i), depth + 1));
     }
     // A leaf without values makes the whole tree a skeleton.
     return make_expr(std::move(e), j.contains("reals") || e.spec->reals.empty());
@@ -113,6 +122,8 @@ ExprPtr expr_from_json(const json& j, const std::string& path) {
     fail(path, msg);
   }
 }
+
+}  // namespace
 
 json render_to_json(const Render& r) {
   json items = json::array();
@@ -174,8 +185,15 @@ json parse_json_file(const std::string& path) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   const std::string text = buffer.str();
+  // The parser keeps its own stack, but copying and printing a value recurse: nesting is limited
+  // to what an expression of kMaxExprDepth levels needs (two per level) plus the case around it.
+  constexpr int kMaxJsonDepth = 2 * kMaxExprDepth + 16;
+  const json::parser_callback_t limit_depth = [&](int depth, json::parse_event_t, json&) {
+    if (depth > kMaxJsonDepth) throw ExprError(path + ": JSON nested more than " + std::to_string(kMaxJsonDepth) + " deep");
+    return true;
+  };
   try {
-    return json::parse(text);
+    return json::parse(text, limit_depth);
   } catch (const json::parse_error& e) {
     // Byte offset -> line and column.
     std::size_t line = 1, col = 1;
@@ -191,6 +209,12 @@ json parse_json_file(const std::string& path) {
     const auto colon = what.find("syntax error");
     throw ExprError(path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " +
                     (colon == std::string::npos ? what : what.substr(colon)));
+  } catch (const json::out_of_range& e) {
+    // A number beyond a double's range ("1e999999", found by the corpus JSON fuzzer): the
+    // library's text without its "[json.exception.out_of_range.406] " tag.
+    const std::string what = e.what();
+    const auto tag_end = what.find("] ");
+    throw ExprError(path + ": " + (tag_end == std::string::npos ? what : what.substr(tag_end + 2)));
   }
 }
 

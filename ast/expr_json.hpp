@@ -23,7 +23,12 @@
 namespace shlo {
 
 nlohmann::json expr_to_json(const Expr& e);
-/// `path` locates errors inside the document ("/children/0").
+/// The deepest expression read or walked: far beyond any program the printer writes, and far
+/// from the end of the stack, so that a hostile document is an error, never a crash.
+inline constexpr int kMaxExprDepth = 1000;
+
+/// `path` locates errors inside the document ("/children/0"); nesting beyond kMaxExprDepth is
+/// an error.
 ExprPtr expr_from_json(const nlohmann::json& j, const std::string& path = "");
 
 nlohmann::json render_to_json(const Render& r);

@@ -1,8 +1,12 @@
 #include "ast/mlir_parse.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <sstream>
+
+#include <sys/stat.h>
 
 #include "ast/verify.hpp"
 
@@ -11,6 +15,9 @@ namespace shlo {
 namespace {
 
 constexpr int kMaxDenseNesting = 8;
+// Regions inside regions: the printer writes one level; the limit keeps the recursive descent
+// far from the stack's end on hostile input.
+constexpr int kMaxRegionNesting = 32;
 
 class Parser {
  public:
@@ -68,11 +75,16 @@ class Parser {
     lex_.expect("tensor", "a tensor type");
     lex_.expect("<");
     TensorType t;
+    std::int64_t elements = 1;  // checked here once, so that every later shape product is exact
     for (;;) {
       lex_.skip_space();
       if (lex_.peek("f32") || lex_.peek("f64") || lex_.peek("bf16") || lex_.peek("i1") || lex_.peek("i64")) break;
+      lex_.skip_space();
+      const Location at = lex_.location();
       const std::int64_t d = lex_.integer("a dimension or an element type (f32, f64, bf16, i1, i64)");
-      if (d < 0) lex_.fail_at(lex_.location(), "negative dimension in tensor type");
+      if (d < 0) lex_.fail_at(at, "negative dimension in tensor type");
+      if (__builtin_mul_overflow(elements, d, &elements))
+        lex_.fail_at(at, "the tensor type has more elements than a 64-bit count holds");
       t.shape.push_back(d);
       lex_.expect("x", "'x' between dimensions");
     }
@@ -153,11 +165,21 @@ class Parser {
     lex_.expect("dense", "dense<...>");
     lex_.expect("<");
     DenseLiteral d;
+    lex_.skip_space();
+    const Location at = lex_.location();
     if (lex_.peek("[")) {
       d.splat = false;
       std::vector<std::int64_t> counts;
       dense_items(d, 0, counts);
       d.list_shape = counts;
+      // Rows of equal length can still mix lists and literals ([[1, 2], 3]): the element count
+      // must be the product of the nesting.
+      std::size_t expected = 1;
+      bool overflow = false;
+      for (auto n : counts) overflow |= __builtin_mul_overflow(expected, static_cast<std::size_t>(n), &expected);
+      if (overflow || d.elements.size() != expected)
+        lex_.fail_at(at, "ragged dense literal: " + std::to_string(d.elements.size()) + " element(s) in a nesting of " +
+                             std::to_string(expected));
     } else {
       d.elements.push_back(lex_.literal());
     }
@@ -508,12 +530,16 @@ class Parser {
     }
     lex_.expect(")", "')' or ','");
     if (lex_.accept("(")) {
+      if (region_depth_ >= kMaxRegionNesting)
+        lex_.fail_at(op_at, "regions nested more than " + std::to_string(kMaxRegionNesting) + " deep");
+      ++region_depth_;
       do {
         lex_.skip_space_and_comments();
         inst.regions.push_back(region());
         lex_.skip_space_and_comments();
       } while (lex_.accept(","));
       lex_.expect(")", "')' closing the regions");
+      --region_depth_;
     }
     auto& a = inst.attributes;
     dictionary("'{' opening the attributes", "an attribute name", [&](const std::string& key, Location at) {
@@ -552,11 +578,13 @@ class Parser {
     if (d.splat || d.list_shape.size() != 2 || d.list_shape[0] != t.shape[0] || d.list_shape[1] != t.shape[1])
       lex_.fail_at(at, "the dense list does not have the shape of its type " + to_string(t));
     std::vector<std::vector<std::int64_t>> rows(static_cast<std::size_t>(t.shape[0]));
+    if (t.shape[1] == 0) return rows;  // [[], []]: empty groups (dense() checked the element count)
     for (std::size_t i = 0; i < d.elements.size(); ++i) {
       const std::string& e = d.elements[i];
       char* end = nullptr;
+      errno = 0;
       const long long v = std::strtoll(e.c_str(), &end, 10);
-      if (*end != '\0') lex_.fail_at(at, "expected an integer, found '" + e + "'");
+      if (*end != '\0' || errno == ERANGE) lex_.fail_at(at, "expected a 64-bit integer, found '" + e + "'");
       rows[i / static_cast<std::size_t>(t.shape[1])].push_back(v);
     }
     return rows;
@@ -678,6 +706,7 @@ class Parser {
 
   Lexer lex_;
   std::vector<Scope> scopes_;
+  int region_depth_ = 0;
 };
 
 }  // namespace
@@ -685,8 +714,14 @@ class Parser {
 Module parse_module(std::string_view text, const std::string& file) { return Parser(text, file).module(); }
 
 Module parse_module_file(const std::string& path) {
+  // A FIFO or a device would be waited on or read forever: only regular files are programs.
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0)
+    throw ParseError(path, Location{0, 0}, std::string("cannot open file: ") + std::strerror(errno));
+  if (!S_ISREG(info.st_mode)) throw ParseError(path, Location{0, 0}, "cannot read file: not a regular file");
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ParseError(path, Location{0, 0}, "cannot open file");
+  if (!in) throw ParseError(path, Location{0, 0}, std::string("cannot open file: ") + (errno ? std::strerror(errno) : "unknown reason"));
   std::stringstream buffer;
   buffer << in.rdbuf();
   return parse_module(buffer.str(), path);

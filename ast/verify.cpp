@@ -62,6 +62,27 @@ class Checker {
             what + " region must return one " + (returns_i1 ? std::string("tensor<i1>") : to_string(scalar)));
   }
 
+  // Shape arithmetic on attacker-sized numbers: an overflow is a located error, never a wrap.
+  std::int64_t checked_add(std::int64_t x, std::int64_t y, const std::string& what) const {
+    std::int64_t sum = 0;
+    if (__builtin_add_overflow(x, y, &sum)) fail(what + " does not fit in 64 bits");
+    return sum;
+  }
+  std::int64_t checked_mul(std::int64_t x, std::int64_t y, const std::string& what) const {
+    std::int64_t product = 0;
+    if (__builtin_mul_overflow(x, y, &product)) fail(what + " does not fit in 64 bits");
+    return product;
+  }
+  // (size - 1) * dilation + 1, or 0 for size 0, checked.
+  std::int64_t checked_dilated(std::int64_t size, std::int64_t dilation, const std::string& what) const {
+    return size == 0 ? 0 : checked_add(checked_mul(size - 1, dilation, what), 1, what);
+  }
+  // low + dilated + high, checked (low and high may be negative).
+  std::int64_t checked_padded(std::int64_t low, std::int64_t dilated, std::int64_t high, const std::string& what) const {
+    return checked_add(checked_add(low, dilated, what), high, what);
+  }
+  void constant_literals() const;
+
   void check();
 
  private:
@@ -100,16 +121,20 @@ void Checker::check() {
         require(a.literal.list_shape == inst_.result_type.shape,
                 "the dense list's shape does not match " + to_string(inst_.result_type));
       }
+      constant_literals();
       return;
     }
     case Op::Iota:
       operand_count(0);
+      require(is_float(inst_.result_type.element), "the result must have a float element type, has " +
+                                                       to_string(inst_.result_type));
       require(a.dimension >= 0 && a.dimension < static_cast<std::int64_t>(inst_.result_type.shape.size()),
               "iota dimension " + std::to_string(a.dimension) + " is out of range");
       return;
     case Op::Compare:
       operand_count(2);
       require(operand(0) == operand(1), "operands must have one type");
+      float_operands();  // the interpreter compares numbers; i1 and i64 operands cannot run
       require(a.comparison_direction == "EQ" || a.comparison_direction == "NE" || a.comparison_direction == "LT" ||
                   a.comparison_direction == "LE" || a.comparison_direction == "GT" || a.comparison_direction == "GE",
               "unknown comparison direction '" + a.comparison_direction + "' (EQ NE LT LE GT GE)");
@@ -121,6 +146,8 @@ void Checker::check() {
       require(operand(0).shape.empty() || operand(0).shape == operand(1).shape,
               "the predicate must be rank 0 or have the operands' shape");
       require(operand(1) == operand(2), "on_true and on_false must have one type");
+      require(is_float(operand(1).element), "on_true and on_false must have a float element type, have " +
+                                                to_string(operand(1)));
       result_is(operand(1));
       return;
     case Op::Convert:
@@ -144,8 +171,8 @@ void Checker::check() {
     case Op::Reshape: {
       operand_count(1);
       std::int64_t n_in = 1, n_out = 1;
-      for (auto d : operand(0).shape) n_in *= d;
-      for (auto d : inst_.result_type.shape) n_out *= d;
+      for (auto d : operand(0).shape) n_in = checked_mul(n_in, d, "the operand's element count");
+      for (auto d : inst_.result_type.shape) n_out = checked_mul(n_out, d, "the result's element count");
       require(n_in == n_out, "cannot reshape " + std::to_string(n_in) + " elements into " + std::to_string(n_out));
       require(inst_.result_type.element == operand(0).element, "reshape keeps the element type");
       return;
@@ -174,7 +201,7 @@ void Checker::check() {
                 "slice " + std::to_string(s) + ":" + std::to_string(l) + " is out of range for dimension " +
                     std::to_string(i) + " of size " + std::to_string(operand(0).shape[i]));
         require(st > 0, "slice strides must be positive");
-        expected.shape.push_back((l - s + st - 1) / st);
+        expected.shape.push_back(l == s ? 0 : (l - s - 1) / st + 1);  // ceil((l - s) / st) without overflow
       }
       result_is(expected);
       return;
@@ -190,7 +217,9 @@ void Checker::check() {
       for (std::size_t i = 0; i < operand(0).shape.size(); ++i) {
         const auto d = operand(0).shape[i];
         require(a.interior_padding[i] >= 0, "interior padding must be non-negative");
-        const auto size = a.edge_padding_low[i] + dilated_size(d, a.interior_padding[i] + 1) + a.edge_padding_high[i];
+        const std::string what = "the padded size of dimension " + std::to_string(i);
+        const auto size = checked_padded(a.edge_padding_low[i], checked_dilated(d, checked_add(a.interior_padding[i], 1, what), what),
+                                         a.edge_padding_high[i], what);
         require(size >= 0, "padding makes dimension " + std::to_string(i) + " negative");
         expected.shape.push_back(size);
       }
@@ -207,7 +236,8 @@ void Checker::check() {
           if (static_cast<std::int64_t>(d) == a.dimension) continue;
           require(operand(i).shape[d] == operand(0).shape[d], "operands differ in dimension " + std::to_string(d));
         }
-        expected.shape[static_cast<std::size_t>(a.dimension)] += operand(i).shape[static_cast<std::size_t>(a.dimension)];
+        auto& size = expected.shape[static_cast<std::size_t>(a.dimension)];
+        size = checked_add(size, operand(i).shape[static_cast<std::size_t>(a.dimension)], "the concatenated size");
       }
       result_is(expected);
       return;
@@ -275,6 +305,26 @@ void Checker::check() {
   }
 }
 
+// Every element of a constant must be readable as its element type: i1 takes true/false/1/0,
+// and a hex bit pattern has at most the digits of its format (f32 8, bf16 4, f64 16).
+void Checker::constant_literals() const {
+  const ElementType e = inst_.result_type.element;
+  for (const auto& text : inst_.attributes.literal.elements) {
+    if (e == ElementType::I1) {
+      require(text == "true" || text == "false" || text == "1" || text == "0",
+              "an i1 constant must be true or false, found '" + text + "'");
+      continue;
+    }
+    if (text.rfind("0x", 0) != 0 && text.rfind("0X", 0) != 0) continue;
+    require(is_float(e), "a hex literal needs a float element type, found '" + text + "' for " + to_string(inst_.result_type));
+    const std::size_t width = e == ElementType::F64 ? 16 : e == ElementType::BF16 ? 4 : 8;
+    const auto first = text.find_first_not_of('0', 2);
+    const std::size_t digits = first == std::string::npos ? 0 : text.size() - first;
+    require(digits <= width, "hex literal '" + text + "' has more than the " + std::to_string(width) + " digits of " +
+                                 to_string(e));
+  }
+}
+
 // reduce_window / select_and_scatter: window sizes and the number of windows per dimension.
 void Checker::window_op(const TensorType& input, std::vector<std::int64_t>& windows) {
   auto a = inst_.attributes;  // copy: defaults fill in
@@ -293,8 +343,11 @@ void Checker::window_op(const TensorType& input, std::vector<std::int64_t>& wind
   all_positive(a.window_dilations, "window_dilations");
   require(static_cast<std::int64_t>(a.padding.size()) == r, "padding needs one [low, high] pair per dimension");
   for (std::size_t d = 0; d < input.shape.size(); ++d) {
-    const auto padded = a.padding[d].first + dilated_size(input.shape[d], a.base_dilations[d]) + a.padding[d].second;
-    windows.push_back(num_windows(padded, dilated_size(a.window_dimensions[d], a.window_dilations[d]), a.window_strides[d]));
+    const std::string what = "the padded size of dimension " + std::to_string(d);
+    const auto padded = checked_padded(a.padding[d].first, checked_dilated(input.shape[d], a.base_dilations[d], what),
+                                       a.padding[d].second, what);
+    const auto window = checked_dilated(a.window_dimensions[d], a.window_dilations[d], "the dilated window of dimension " + std::to_string(d));
+    windows.push_back(num_windows(padded, window, a.window_strides[d]));
   }
 }
 
@@ -370,8 +423,11 @@ void Checker::convolution() {
   shape[static_cast<std::size_t>(c.output_batch)] = in_batch / bg;
   shape[static_cast<std::size_t>(c.output_feature)] = k_out;
   for (std::size_t s = 0; s < static_cast<std::size_t>(spatial); ++s) {
-    const auto padded = a.padding[s].first + dilated_size(lhs[static_cast<std::size_t>(c.input_spatial[s])], a.lhs_dilation[s]) + a.padding[s].second;
-    const auto window = dilated_size(rhs[static_cast<std::size_t>(c.kernel_spatial[s])], a.rhs_dilation[s]);
+    const std::string what = "the padded size of spatial dimension " + std::to_string(s);
+    const auto padded = checked_padded(a.padding[s].first, checked_dilated(lhs[static_cast<std::size_t>(c.input_spatial[s])], a.lhs_dilation[s], what),
+                                       a.padding[s].second, what);
+    const auto window = checked_dilated(rhs[static_cast<std::size_t>(c.kernel_spatial[s])], a.rhs_dilation[s],
+                                        "the dilated kernel of spatial dimension " + std::to_string(s));
     shape[static_cast<std::size_t>(c.output_spatial[s])] = num_windows(padded, window, a.window_strides[s]);
   }
   result_is(TensorType{shape, operand(0).element});

@@ -13,6 +13,7 @@
 #include "interp/program_inputs.hpp"
 #include "cli/files.hpp"
 #include "interp/ops/common.hpp"
+#include "interp/memory.hpp"
 #include "interp/run.hpp"
 #include "oracle/float_check.hpp"
 
@@ -67,6 +68,14 @@ void run_check(const CheckArgs& args) {
     bad_input(e.what());
   }
   const Function& f = m.function;
+  // The bound analysis keeps one BoundScalar per element: refuse what cannot fit, before reading.
+  if (const std::uint64_t available = available_memory(); available > 0) {
+    try {
+      check_memory(m, "the bound analysis", sizeof(BoundScalar), args.replicas, available, "the machine's available memory");
+    } catch (const MemoryLimitError& e) {
+      bad_input(e.what());
+    }
+  }
   InputArrays inputs;
   try {
     inputs = read_inputs(f, args.inputs_dir, args.replicas);

@@ -12,8 +12,10 @@
 #include "cli/prop_cmds.hpp"
 #include "cli/parse_cmd.hpp"
 #include "cli/run_cmd.hpp"
+#include "interp/memory.hpp"
 
 int main(int argc, char** argv) {
+  shlo::install_throwing_gmp_allocator();  // before any GMP value exists: out of memory is an error, not an abort
   CLI::App app{
       "shlo-oracle: an exact and certified interpreter and differential tester for SHlo,\n"
       "the StableHLO subset whose meaning is defined in a Lean 4 project.\n\n"
@@ -21,7 +23,9 @@ int main(int argc, char** argv) {
       "  exact        GMP rationals (+-inf allowed); an irrational result is an error\n"
       "  interval:P   MPFI enclosures with P-bit endpoints; undecidable comparisons are reported\n"
       "  mpfr:P       MPFR point values of P bits\n"
-      "  f64, f32     the IEEE hardware types, reproducible bit for bit\n",
+      "  f64, f32     the IEEE hardware types, reproducible bit for bit\n\n"
+      "Exit status: 0 done (or PASS); 1 the program is wrong (a located parse, verify or run error)\n"
+      "or a check FAILs; 2 bad options, unreadable input files, or a run refused for its memory.\n",
       "shlo"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "shlo-oracle 0.1.0");
@@ -36,7 +40,13 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // CLI11 gives its own usage errors codes of their own (105 for a failed check, 106 for a
+    // missing option): every refused command line is exit 2, as --help documents.
+    const int code = app.exit(e);
+    return code <= 2 ? code : 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "shlo: out of memory (the run needed more than the machine could give; see --max-memory and a lower precision)\n";
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "shlo: " << e.what() << "\n";
     return 2;

@@ -188,31 +188,39 @@ void add_prop_commands(CLI::App& app) {
     });
   }
   {
-    auto* cmd = app.add_subcommand("replay", "Re-run saved cases (folders under the corpus, or their case.json) and print each verdict.");
+    auto* cmd = app.add_subcommand("replay", "Re-run saved cases (folders under the corpus, or their case.json) and print each verdict.\n"
+                                           "Exit 0: every case passes or is meaningless now (SKIP); 1: a case fails; 2: a case cannot be\n"
+                                           "read (ERROR: not JSON, an unknown property, data not of the property's form).");
     auto paths = std::make_shared<std::vector<std::string>>();
     cmd->add_option("paths", *paths, "case folders, case.json files, or folders to search")->required();
     cmd->callback([paths]() {
       std::vector<std::string> cases;
       for (const auto& p : *paths) {
-        if (std::filesystem::is_directory(p) && !std::filesystem::exists(std::filesystem::path(p) / "case.json")) {
-          for (const auto& e : std::filesystem::recursive_directory_iterator(p))
-            if (e.path().filename() == "case.json") cases.push_back(e.path().string());
+        std::error_code ec;  // a path that cannot be listed is replayed as given, and reported unreadable
+        if (std::filesystem::is_directory(p, ec) && !std::filesystem::exists(std::filesystem::path(p) / "case.json", ec)) {
+          for (std::filesystem::recursive_directory_iterator it(p, ec), end; !ec && it != end; it.increment(ec))
+            if (it->path().filename() == "case.json") cases.push_back(it->path().string());
+          if (ec) cases.push_back(p);
         } else {
           cases.push_back(p);
         }
       }
       std::sort(cases.begin(), cases.end());
-      int passed = 0, skipped = 0, failed = 0;
+      int passed = 0, skipped = 0, failed = 0, unreadable = 0;
       for (const auto& c : cases) {
-        const Replay r = replay_case(c);
+        const Replay r = replay_case(c);  // never throws: one bad case does not stop the others
         const auto status = r.verdict.status;
-        std::printf("%-5s %-32s %s%s%s\n", status == Verdict::Status::Pass ? "PASS" : status == Verdict::Status::Discard ? "SKIP" : "FAIL",
-                    r.property.c_str(), r.path.c_str(), r.verdict.detail.empty() ? "" : ": ", r.verdict.detail.c_str());
-        passed += status == Verdict::Status::Pass;
-        skipped += status == Verdict::Status::Discard;
-        failed += status == Verdict::Status::Fail;
+        const char* label = r.unreadable ? "ERROR" : status == Verdict::Status::Pass ? "PASS" : status == Verdict::Status::Discard ? "SKIP" : "FAIL";
+        std::printf("%-5s %-32s %s%s%s\n", label, r.property.c_str(), r.path.c_str(), r.verdict.detail.empty() ? "" : ": ",
+                    r.verdict.detail.c_str());
+        passed += !r.unreadable && status == Verdict::Status::Pass;
+        skipped += !r.unreadable && status == Verdict::Status::Discard;
+        failed += !r.unreadable && status == Verdict::Status::Fail;
+        unreadable += r.unreadable;
       }
-      std::printf("%zu cases: %d passed, %d skipped (meaningless now), %d failed\n", cases.size(), passed, skipped, failed);
+      std::printf("%zu cases: %d passed, %d skipped (meaningless now), %d failed, %d unreadable\n", cases.size(), passed, skipped,
+                  failed, unreadable);
+      if (unreadable) throw CLI::RuntimeError(2);  // the corpus itself is broken: an error, never a pass
       if (failed) throw CLI::RuntimeError(1);
     });
   }

@@ -14,6 +14,7 @@
 #include "ast/mlir_parse.hpp"
 #include "interp/cuda/executor.hpp"
 #include "interp/domain/domain_spec.hpp"
+#include "interp/memory.hpp"
 #include "interp/npy.hpp"
 #include "interp/program_inputs.hpp"
 #include "interp/run.hpp"
@@ -29,17 +30,35 @@ namespace shlo::cli {
 namespace {
 
 struct RunArgs {
-  std::string file, domain = "f32", inputs_dir, out_dir, range = "0,1";
+  std::string file, domain = "f32", inputs_dir, out_dir, range = "0,1", max_memory;
   int replicas = 1;
   int threads = 0;  // 0: every core
   std::int64_t seed = -1;
   bool timing = false;
   bool mpi = false;
+  bool convert_inputs = false;
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
   std::cerr << "shlo run: " << message << "\n";
   throw CLI::RuntimeError(2);
+}
+
+// A folder for --out: an error names it and says why (never a library's exception text).
+void make_folder(const fs::path& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir, ec)) usage_error("--out: cannot create the folder " + dir.string() + ": " +
+                                                    (ec ? ec.message() : std::string("a file of that name exists")));
+}
+
+// write_npy with its error as a usage error (exit 2) naming the file.
+void save_npy(const std::string& path, const NpyArray& a) {
+  try {
+    write_npy(path, a);
+  } catch (const NpyError& e) {
+    usage_error(e.what());
+  }
 }
 
 std::string replica_dir(const std::string& base, int r, int replicas) {
@@ -57,7 +76,7 @@ std::vector<std::vector<Value<D>>> load_inputs(const D& d, const Module& m, cons
       in = random_inputs(m.function, static_cast<std::uint64_t>(args.seed), args.replicas, lo, hi, first, count);
       if (!args.out_dir.empty()) save_inputs(m.function, in, args.out_dir);
     } else {
-      in = read_inputs(m.function, args.inputs_dir, args.replicas, first, count);
+      in = read_inputs(m.function, args.inputs_dir, args.replicas, first, count, args.convert_inputs);
     }
     return npy_values(d, m.function, in);
   } catch (const InputError& e) {
@@ -70,27 +89,28 @@ void write_outputs(const D& d, const Module& m, const RunResult<D>& result, cons
   constexpr bool exact_text = !std::is_floating_point_v<typename D::Scalar>;
   for (int r = 0; r < args.replicas; ++r) {
     const fs::path dir = replica_dir(args.out_dir, r, args.replicas);
-    fs::create_directories(dir);
+    make_folder(dir);
     const auto& outs = result.outputs[static_cast<std::size_t>(r)];
     for (std::size_t i = 0; i < outs.size(); ++i) {
       const std::string stem = (dir / ("result" + std::to_string(i))).string();
       if (const auto* p = std::get_if<PredTensor>(&outs[i])) {
-        write_npy(stem + ".npy", {p->shape, p->data});
+        save_npy(stem + ".npy", {p->shape, p->data});
         continue;
       }
       const auto& t = std::get<Tensor<typename D::Scalar>>(outs[i]);
       if constexpr (std::is_same_v<typename D::Scalar, float>) {
-        write_npy(stem + ".npy", {t.shape, t.data});
+        save_npy(stem + ".npy", {t.shape, t.data});
       } else {
         std::vector<double> v;
         for (const auto& x : t.data) v.push_back(d.to_double(x));
-        write_npy(stem + ".npy", {t.shape, v});
+        save_npy(stem + ".npy", {t.shape, v});
       }
       if constexpr (exact_text) {
         std::ofstream txt(stem + ".txt");
         txt << "# " << m.function.return_values[i] << " : " << to_string(m.function.return_types[i]) << " in " << d.name()
             << ", row-major, one element per line\n";
         for (const auto& x : t.data) txt << d.to_string(x) << "\n";
+        if (!txt) usage_error(stem + ".txt: cannot write file");
       }
     }
   }
@@ -159,6 +179,30 @@ void report(const D& d, const Module& m, const RunResult<D>& result, const RunAr
   }
 }
 
+// Refuses, before anything is allocated, a program whose live tensors would not fit in
+// --max-memory (default: the memory the machine has available now).
+void refuse_if_too_large(const Module& m, const std::string& domain, std::uint64_t bytes_per_scalar, const RunArgs& args) {
+  std::uint64_t limit = 0;
+  std::string source;
+  if (!args.max_memory.empty()) {
+    try {
+      limit = parse_memory_size(args.max_memory);
+    } catch (const std::invalid_argument& e) {
+      usage_error(std::string("--max-memory: ") + e.what());
+    }
+    source = "--max-memory";
+  } else {
+    limit = available_memory();
+    source = "the machine's available memory (--max-memory sets the limit)";
+    if (limit == 0) return;  // unknown: no estimate to compare with
+  }
+  try {
+    check_memory(m, domain, bytes_per_scalar, args.replicas, limit, source);
+  } catch (const MemoryLimitError& e) {
+    usage_error(e.what());
+  }
+}
+
 #ifdef SHLO_HAVE_MPI
 // Replica r on MPI rank r (under mpirun -np R): rank 0 gathers every replica's outputs and
 // reports them as the in-process run does.
@@ -190,6 +234,7 @@ void run_mpi(const D& d, const Module& m, RunArgs args) {
 
 template <class D>
 void run_in(const D& d, const Module& m, const RunArgs& args) {
+  refuse_if_too_large(m, d.name(), scalar_bytes(d), args);
 #ifdef SHLO_HAVE_MPI
   if (args.mpi) return run_mpi(d, m, args);
 #endif
@@ -232,6 +277,7 @@ void run_cuda(const Module& m, const RunArgs& args) {
     if (!backend) usage_error("--domain cuda: " + why + " (--domain cuda-host runs the same kernels on the CPU)");
   }
   const F32Domain d;
+  refuse_if_too_large(m, "f32", sizeof(float), args);
   auto inputs = load_inputs(d, m, args);
   RunResult<F32Domain> result;
   double seconds = 0;
@@ -277,6 +323,11 @@ void add_run_command(CLI::App& app) {
                                               "results are the same for any count)")->check(CLI::Range(1, 4096));
   cmd->add_flag("--mpi", args->mpi, "under mpirun -np R: replica r on rank r, all_reduce across the ranks (results the same bit "
                                     "for bit as -r R in one process); rank 0 reports and writes every replica's outputs");
+  cmd->add_flag("--convert-inputs", args->convert_inputs,
+                "accept f64 input files for f32 arguments, rounding each value to float32 once (refused otherwise)");
+  cmd->add_option("--max-memory", args->max_memory,
+                  "refuse (exit 2, before running) a program whose estimated peak of live tensors exceeds this "
+                  "size (4G, 512M, bytes); default: the machine's available memory");
   cmd->callback([args]() {
     if (args->inputs_dir.empty() && args->seed < 0) usage_error("give --inputs DIR or --random-inputs SEED");
     Module m;

@@ -14,6 +14,7 @@
 #include "ast/expr_json.hpp"
 #include "fuzz/coverage.hpp"
 #include "fuzz/gen.hpp"
+#include "interp/domain/domain_spec.hpp"
 #include "oracle/text_case.hpp"
 
 namespace rc::detail {
@@ -172,23 +173,80 @@ std::string save_case(const std::string& corpus, const Property& p, const Proper
   return dir.string();
 }
 
+namespace {
+
+// Same JSON kind, numbers counted as one kind (a saved 24 and a generated 53 are both numbers).
+bool same_kind(const json& a, const json& b) {
+  return (a.is_number() && b.is_number()) || a.type() == b.type();
+}
+
+// Does `saved` have the form of `sample` (what the property's generator writes)? Top-level keys
+// must match exactly; below, an object is a map (every value has the form of the sample's
+// first value) and an array's elements have the form of the sample's first element.
+std::string form_mismatch(const json& saved, const json& sample, const std::string& at, bool exact_keys) {
+  if (!same_kind(saved, sample)) return at + ": expected " + sample.type_name() + ", found " + saved.type_name();
+  if (sample.is_object()) {
+    if (exact_keys) {
+      for (const auto& [k, v] : sample.items())
+        if (!saved.contains(k)) return at + ": missing \"" + k + "\"";
+      for (const auto& [k, v] : saved.items()) {
+        if (!sample.contains(k)) return at + ": unknown key \"" + k + "\"";
+        if (auto m = form_mismatch(v, sample[k], at + "/" + k, false); !m.empty()) return m;
+      }
+    } else if (!sample.empty()) {
+      for (const auto& [k, v] : saved.items())
+        if (auto m = form_mismatch(v, sample.begin().value(), at + "/" + k, false); !m.empty()) return m;
+    }
+  } else if (sample.is_array() && !sample.empty()) {
+    for (std::size_t i = 0; i < saved.size(); ++i)
+      if (auto m = form_mismatch(saved[i], sample[0], at + "/" + std::to_string(i), false); !m.empty()) return m;
+  }
+  return "";
+}
+
+// Why a saved instance cannot be judged by `p`, or "" when it can.
+std::string unreadable_instance(const Property& p, const Instance& saved) {
+  const Instance sample = p.gen()(rc::Random(), 10).value();
+  if (sample.expr && !saved.expr) return "/instance: missing \"expr\"";
+  if (saved.expr && !saved.expr->has_values()) return "/instance/expr: the expression has no values (a skeleton)";
+  if (auto m = form_mismatch(saved.data, sample.data, "/instance/data", true); !m.empty()) return m;
+  if (saved.data.contains("precision")) {
+    const json& bits = saved.data["precision"];
+    if (!bits.is_number_integer() || bits.get<std::int64_t>() < kMinPrecisionBits || bits.get<std::int64_t>() > kMaxPrecisionBits)
+      return "/instance/data/precision: expected a number of bits from " + std::to_string(kMinPrecisionBits) + " to " +
+             std::to_string(kMaxPrecisionBits) + ", found " + bits.dump();
+  }
+  return "";
+}
+
+}  // namespace
+
 Replay replay_case(const std::string& path) {
   Replay out;
   fs::path file = path;
-  if (fs::is_directory(file)) file /= "case.json";
+  std::error_code ec;
+  if (fs::is_directory(file, ec)) file /= "case.json";
   out.path = file.string();
+  auto unreadable = [&](const std::string& why) {
+    out.unreadable = true;
+    out.verdict = Verdict::fail("unreadable case: " + why);
+    return out;
+  };
+  Instance instance;
+  const Property* p = nullptr;
   try {
     const json c = parse_json_file(file.string());
-    out.property = c.at("property").get<std::string>();
-    const Property* p = find_property(out.property);
-    if (!p) {
-      out.verdict = Verdict::fail("unknown property '" + out.property + "'");
-      return out;
-    }
-    out.verdict = judge(p->check, instance_from_json(c.at("instance")));
+    if (!c.is_object() || !c.contains("property") || !c["property"].is_string()) return unreadable("no \"property\" name");
+    out.property = c["property"].get<std::string>();
+    p = find_property(out.property);
+    if (!p) return unreadable("unknown property '" + out.property + "'");
+    if (!c.contains("instance") || !c["instance"].is_object()) return unreadable("no \"instance\" object");
+    instance = instance_from_json(c["instance"]);
+    if (const std::string why = unreadable_instance(*p, instance); !why.empty()) return unreadable(why);
   } catch (const std::exception& e) {
-    out.verdict = Verdict::fail(std::string("cannot replay: ") + e.what());
+    return unreadable(e.what());
   }
+  out.verdict = judge(p->check, instance);
   return out;
 }
 

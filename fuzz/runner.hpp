@@ -33,10 +33,14 @@ PropertyRun run_property(const Property& p, std::uint64_t seed, int runs, int ma
 std::string save_case(const std::string& corpus, const Property& p, const PropertyRun& run, std::uint64_t seed);
 
 /// Re-runs a saved case (a folder or its case.json): the property's check on the saved
-/// instance. The verdict says whether it passes now.
+/// instance. The verdict says whether it passes now. A case that cannot be read (not JSON, an
+/// unknown property, an instance whose data does not have the form the property's generator
+/// writes, a precision out of range) is `unreadable`, with the reason in verdict.detail: an
+/// error, never a pass or a discard.
 struct Replay {
   std::string path, property;
   Verdict verdict;
+  bool unreadable = false;
 };
 Replay replay_case(const std::string& path);
 

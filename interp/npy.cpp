@@ -1,6 +1,9 @@
 #include "interp/npy.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -88,7 +91,7 @@ DtypeInfo parse_descr(const std::string& path, const std::string& descr) {
 template <class T>
 std::vector<T> decode(const std::vector<char>& raw, bool big_endian) {
   std::vector<T> out(raw.size() / sizeof(T));
-  std::memcpy(out.data(), raw.data(), raw.size());
+  if (!raw.empty()) std::memcpy(out.data(), raw.data(), raw.size());  // an empty vector's data() may be null
   if (big_endian && sizeof(T) > 1) {
     for (T& v : out) {
       auto* b = reinterpret_cast<unsigned char*>(&v);
@@ -120,8 +123,12 @@ std::vector<T> to_row_major(const std::vector<T>& in, const Shape& shape) {
 }  // namespace
 
 NpyArray read_npy(const std::string& path) {
+  // A FIFO or a device would be waited on, or read without end: only regular files hold arrays.
+  struct stat file_info {};
+  if (::stat(path.c_str(), &file_info) != 0) fail(path, std::string("cannot open file: ") + std::strerror(errno));
+  if (!S_ISREG(file_info.st_mode)) fail(path, "not a regular file (a FIFO, device or folder is not read)");
   std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot open file");
+  if (!in) fail(path, std::string("cannot open file: ") + std::strerror(errno));
   in.seekg(0, std::ios::end);
   const auto file_size = static_cast<std::size_t>(in.tellg());
   in.seekg(0);
@@ -158,11 +165,14 @@ NpyArray read_npy(const std::string& path) {
     fail(path, e.what());
   }
   const std::size_t data_offset = static_cast<std::size_t>(in.tellg());
-  const std::size_t needed = static_cast<std::size_t>(count) * info.size;
-  if (file_size < data_offset || file_size - data_offset < needed)
+  // count * size can exceed 64 bits (a header shape of 2^30 x 2^30 x 4 in f32): compare by
+  // division so that such a header fails the truncation check instead of wrapping to 0 bytes.
+  const std::size_t held = file_size < data_offset ? 0 : file_size - data_offset;
+  if (static_cast<std::uint64_t>(count) > held / info.size)
     fail(path, "truncated: the header promises " + std::to_string(count) + " elements of shape " +
-                   shape_to_string(array.shape) + " (" + std::to_string(needed) + " bytes), the file holds " +
-                   std::to_string(file_size - data_offset));
+                   shape_to_string(array.shape) + " (" + std::to_string(info.size) + " bytes each), the file holds " +
+                   std::to_string(held) + " bytes of data");
+  const std::size_t needed = static_cast<std::size_t>(count) * info.size;
   std::vector<char> raw(needed);
   in.read(raw.data(), static_cast<std::streamsize>(needed));
   if (!in) fail(path, "read error");
@@ -210,7 +220,7 @@ void write_npy(const std::string& path, const NpyArray& array) {
   const std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) fail(path, "cannot write file");
+    if (!out) fail(path, std::string("cannot write file: ") + std::strerror(errno));
     out.write(kMagic, 6);
     const char version[2] = {1, 0};
     out.write(version, 2);
@@ -227,7 +237,11 @@ void write_npy(const std::string& path, const NpyArray& array) {
     }, array.data);
     if (!out) fail(path, "write error");
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) fail(path, "cannot rename the temporary file into place");
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(tmp.c_str());
+    fail(path, "cannot rename the temporary file into place: " + why);
+  }
 }
 
 }  // namespace shlo

@@ -26,12 +26,19 @@ namespace {
 std::string file_name(const Argument& arg) { return arg.name.substr(1) + ".npy"; }
 
 // The dtype and shape the argument's type asks for, checked before any conversion.
-void check_array(const NpyArray& a, const Argument& arg, const std::string& path) {
+void check_array(NpyArray& a, const Argument& arg, const std::string& path, bool convert_f64) {
   if (a.shape != arg.type.shape)
     throw InputError(path + ": shape is " + shape_to_string(a.shape) + ", " + arg.name + " needs " + to_string(arg.type));
   const bool pred = arg.type.element == ElementType::I1;
   const bool ok = pred ? a.dtype() == NpyDtype::Bool : a.dtype() == NpyDtype::F32 || a.dtype() == NpyDtype::F64;
   if (!ok) throw InputError(path + ": dtype is " + to_string(a.dtype()) + ", " + arg.name + " needs " + (pred ? "bool" : "f32 or f64"));
+  if (a.dtype() == NpyDtype::F64 && arg.type.element != ElementType::F64) {
+    if (!convert_f64)
+      throw InputError(path + ": dtype is f64, " + arg.name + " needs " + to_string(arg.type.element) +
+                       " (--convert-inputs rounds f64 files to float32)");
+    const auto& wide = std::get<std::vector<double>>(a.data);
+    a.data = std::vector<float>(wide.begin(), wide.end());  // each value rounded to nearest float32 once
+  }
 }
 
 }  // namespace
@@ -49,7 +56,7 @@ InputArrays replica_range(int replicas, int first, int count) {
   return in;
 }
 
-InputArrays read_inputs(const Function& f, const std::string& dir, int replicas, int first, int count) {
+InputArrays read_inputs(const Function& f, const std::string& dir, int replicas, int first, int count, bool convert_f64) {
   InputArrays in = replica_range(replicas, first, count);
   for (std::size_t k = 0; k < in.arrays.size(); ++k) {
     const int r = first + static_cast<int>(k);
@@ -61,7 +68,7 @@ InputArrays read_inputs(const Function& f, const std::string& dir, int replicas,
       } catch (const NpyError& e) {
         throw InputError(std::string(e.what()) + " (input " + arg.name + " of replica " + std::to_string(r) + ")");
       }
-      check_array(a, arg, path);
+      check_array(a, arg, path, convert_f64);
       in.arrays[k].push_back(std::move(a));
       in.sources[k].push_back(path);
     }
@@ -82,6 +89,7 @@ std::pair<double, double> parse_range(const std::string& text) {
   } catch (const std::exception&) {
     throw InputError("--range expects LO,HI (two numbers), got '" + text + "'");
   }
+  if (!std::isfinite(lo) || !std::isfinite(hi)) throw InputError("--range expects two finite numbers, got '" + text + "'");
   if (!(lo < hi)) throw InputError("--range needs LO < HI, got '" + text + "'");
   return {lo, hi};
 }
@@ -119,8 +127,18 @@ void save_inputs(const Function& f, const InputArrays& in, const std::string& di
   for (std::size_t k = 0; k < in.arrays.size(); ++k) {
     const int r = in.first + static_cast<int>(k);
     const fs::path base = in.total == 1 ? fs::path(dir) : fs::path(dir) / ("r" + std::to_string(r));
-    fs::create_directories(base / "inputs");
-    for (std::size_t i = 0; i < f.arguments.size(); ++i) write_npy((base / "inputs" / file_name(f.arguments[i])).string(), in.arrays[k][i]);
+    std::error_code ec;
+    fs::create_directories(base / "inputs", ec);
+    if (ec || !fs::is_directory(base / "inputs", ec))
+      throw InputError("--out: cannot create the folder " + (base / "inputs").string() + ": " +
+                       (ec ? ec.message() : std::string("a file of that name exists")));
+    for (std::size_t i = 0; i < f.arguments.size(); ++i) {
+      try {
+        write_npy((base / "inputs" / file_name(f.arguments[i])).string(), in.arrays[k][i]);
+      } catch (const NpyError& e) {
+        throw InputError(e.what());
+      }
+    }
   }
 }
 

@@ -40,11 +40,14 @@ struct InputArrays {
 };
 
 /// Reads the arguments' files from DIR for replicas first .. first+count-1 (count < 0: all of
-/// `replicas`); each is checked against its argument's type (shape; f32 or f64 data for a float
-/// argument, bool for i1). Throws InputError.
-InputArrays read_inputs(const Function& f, const std::string& dir, int replicas, int first = 0, int count = -1);
+/// `replicas`); each is checked against its argument's type (shape; bool for i1; f32 data for a
+/// float argument, f64 only for an f64 one: an f64 file for a narrower argument would feed values
+/// the type cannot hold, so it is refused unless `convert_f64`, which rounds it to float32 once).
+/// Throws InputError.
+InputArrays read_inputs(const Function& f, const std::string& dir, int replicas, int first = 0, int count = -1,
+                        bool convert_f64 = false);
 
-/// "LO,HI" (two numbers, LO < HI); throws InputError otherwise.
+/// "LO,HI" (two finite numbers, LO < HI); throws InputError otherwise.
 std::pair<double, double> parse_range(const std::string& text);
 
 /// One argument's drawn values: float32-representable values uniform in [lo, hi), deterministic

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "ast/emit.hpp"
+#include "ast/expr_json.hpp"
 #include "ast/template.hpp"
 
 namespace shlo {
@@ -78,6 +79,18 @@ struct Collector {
   }
 };
 
+// The walks below recurse; an expression deeper than kMaxExprDepth (built by hand, never by the
+// printer) is refused first, by a walk that keeps its own stack.
+void check_depth(const Expr& root) {
+  std::vector<std::pair<const Expr*, int>> todo = {{&root, 0}};
+  while (!todo.empty()) {
+    const auto [e, depth] = todo.back();
+    todo.pop_back();
+    if (depth > kMaxExprDepth) throw ExprError("text_case: the expression is nested more than " + std::to_string(kMaxExprDepth) + " deep");
+    for (const auto& c : e->children) todo.emplace_back(c.get(), depth + 1);
+  }
+}
+
 std::int64_t family_size(const Expr& e) {
   if (e.spec->arity == Arity::Family) return e.replicas;
   for (const auto& c : e.children)
@@ -96,6 +109,7 @@ std::int64_t batch_of(const Expr& e) {
 }  // namespace
 
 TextCase text_case(const Expr& e, std::int64_t batch) {
+  check_depth(e);
   if (batch <= 0) batch = batch_of(e);
   TextCase out;
   out.replicas = family_size(e);

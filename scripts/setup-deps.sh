@@ -4,7 +4,8 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config
           xtensor-dev librapidcheck-dev catch2 libboost-dev libgmp-dev libmpfr-dev libmpfi-dev
           libcli11-dev nlohmann-json3-dev libbenchmark-dev
-          libopenmpi-dev openmpi-bin)
+          libopenmpi-dev openmpi-bin
+          clang libclang-rt-14-dev)  # clang + libFuzzer: the fuzz/libfuzzer targets (fuzz_smoke test)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

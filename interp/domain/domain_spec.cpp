@@ -9,9 +9,10 @@ namespace {
 mpfr_prec_t parse_bits(std::string_view spec, std::string_view digits) {
   long bits = 0;
   auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), bits);
-  if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size() || bits < 2 ||
-      bits > (1 << 20))
-    throw DomainError("domain '" + std::string(spec) + "': precision must be a number of bits from 2 to 1048576");
+  if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size() || bits < kMinPrecisionBits ||
+      bits > kMaxPrecisionBits)
+    throw DomainError("domain '" + std::string(spec) + "': precision must be a number of bits from " +
+                      std::to_string(kMinPrecisionBits) + " to " + std::to_string(kMaxPrecisionBits));
   return static_cast<mpfr_prec_t>(bits);
 }
 

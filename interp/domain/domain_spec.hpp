@@ -17,8 +17,14 @@ using AnyDomain = std::variant<ExactDomain, IntervalDomain, MpfrDomain, F64Domai
 /// Parses a domain name; throws DomainError with the accepted forms otherwise.
 AnyDomain parse_domain(std::string_view spec);
 
+/// The precisions interval:P and mpfr:P accept. 16384 bits (about 4900 decimal digits) is far
+/// beyond any use of an enclosure of float32 programs, and keeps every scalar's limbs small
+/// enough that the memory estimate, not MPFR, decides what fits.
+inline constexpr long kMinPrecisionBits = 2;
+inline constexpr long kMaxPrecisionBits = 16384;
+
 /// The accepted forms, for --help.
-inline constexpr const char* kDomainForms = "exact | interval:P | mpfr:P | f64 | f32  (P: bits, e.g. 256)";
+inline constexpr const char* kDomainForms = "exact | interval:P | mpfr:P | f64 | f32  (P: bits from 2 to 16384, e.g. 256)";
 
 /// Calls f(domain) with the concrete domain type: the one place where a run-time choice
 /// becomes a compile-time one.

@@ -87,8 +87,11 @@ Tensor<E> slice(const Tensor<E>& operand, const std::vector<std::int64_t>& start
   std::vector<std::int64_t> strides;
   std::int64_t base = 0;
   for (std::size_t d = 0; d < start.size(); ++d) {
-    shape.push_back((limit[d] - start[d] + step[d] - 1) / step[d]);
-    strides.push_back(in_strides[d] * step[d]);
+    // ceil((limit - start) / step) without overflow (a step may be near INT64_MAX); a dimension
+    // of one element never steps, so its stride is 0 rather than a product that could wrap.
+    const std::int64_t size = limit[d] == start[d] ? 0 : (limit[d] - start[d] - 1) / step[d] + 1;
+    shape.push_back(size);
+    strides.push_back(size > 1 ? in_strides[d] * step[d] : 0);
     base += start[d] * in_strides[d];
   }
   return gather_strided(operand, shape, strides, base);

@@ -1,0 +1,76 @@
+// Resources before a run: the peak memory a program needs in a domain, estimated from its
+// types alone (live tensors x bytes per scalar, counting the limbs of multiple-precision
+// values), checked against a limit before anything is allocated; and an allocator for GMP and
+// MPFR that throws std::bad_alloc instead of aborting the process.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include <gmp.h>
+
+#include "ast/program.hpp"
+#include "interp/domain/exact.hpp"
+#include "interp/domain/interval.hpp"
+#include "interp/domain/mpfr.hpp"
+
+namespace shlo {
+
+/// A program that needs more memory than allowed: names the instruction, the tensor and the
+/// estimate.
+class MemoryLimitError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Bytes one heap block of `payload` bytes takes (glibc: 8 bytes of header, 16-byte granules).
+constexpr std::uint64_t heap_block_bytes(std::uint64_t payload) { return (payload + 8 + 15) / 16 * 16; }
+
+/// Bytes one scalar of domain D takes in a tensor, with its limbs. Exact rationals grow with
+/// their values: this counts one limb each for numerator and denominator (a lower bound).
+template <class D>
+std::uint64_t scalar_bytes(const D& d) {
+  using S = typename D::Scalar;
+  if constexpr (std::is_same_v<D, MpfrDomain> || std::is_same_v<D, IntervalDomain>) {
+    const auto limbs = (static_cast<std::uint64_t>(d.precision()) + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS;
+    const std::uint64_t endpoints = std::is_same_v<D, IntervalDomain> ? 2 : 1;
+    return sizeof(S) + endpoints * heap_block_bytes(limbs * sizeof(mp_limb_t));
+  } else if constexpr (std::is_same_v<D, ExactDomain>) {
+    return sizeof(S) + 2 * heap_block_bytes(sizeof(mp_limb_t));
+  } else {
+    (void)d;
+    return sizeof(S);
+  }
+}
+
+struct MemoryEstimate {
+  std::uint64_t peak_bytes = 0;
+  const Instruction* peak_at = nullptr;  // the instruction whose result makes the peak; null: the inputs
+  std::string largest_tensor;            // the largest value live at the peak ("%v3 : tensor<...>")
+  std::uint64_t largest_tensor_bytes = 0;
+};
+
+/// The most memory the run holds at once: inputs, then after each instruction the values still
+/// needed (freed after their last use, as run_program does), on `replicas` replicas. Saturates
+/// at UINT64_MAX instead of wrapping.
+MemoryEstimate estimate_peak_memory(const Module& m, std::uint64_t bytes_per_scalar, int replicas);
+
+/// Throws MemoryLimitError when the estimate exceeds `limit_bytes`: "FILE:L:C: %v = stablehlo.op:
+/// ...". `domain` names the arithmetic in the message; `limit_source` says where the limit came from.
+void check_memory(const Module& m, const std::string& domain, std::uint64_t bytes_per_scalar, int replicas,
+                  std::uint64_t limit_bytes, const std::string& limit_source);
+
+/// MemAvailable from /proc/meminfo, in bytes (0 when it cannot be read).
+std::uint64_t available_memory();
+/// "4G", "512M", "64K", "1000" (bytes); binary multiples. Throws std::invalid_argument otherwise.
+std::uint64_t parse_memory_size(const std::string& text);
+/// "1.5 GiB", "12.0 MiB", "512 B".
+std::string format_bytes(std::uint64_t bytes);
+
+/// Routes GMP's (and so MPFR's and MPFI's) allocations through functions that throw
+/// std::bad_alloc on failure, so that running out of memory is a clean error, not an abort.
+void install_throwing_gmp_allocator();
+
+}  // namespace shlo
