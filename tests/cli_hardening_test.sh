@@ -173,7 +173,7 @@ says "good case still replayed" out "SKIP  domains.mpfr_in_interval         $tmp
 says "precision 0" out "ERROR domains.mpfr_in_interval         $tmp/corpus/p0/case.json: unreadable case: /instance/data/precision: expected a number of bits from 2 to 16384, found 0"
 says "missing data" out "$tmp/corpus/nodata/case.json: unreadable case: /instance/data: missing \"precision\""
 says "not JSON" out "$tmp/corpus/notjson/case.json: unreadable case: $tmp/corpus/notjson/case.json:2:1: syntax error"
-says "deep expression" out "$tmp/corpus/deep/case.json: unreadable case: $tmp/corpus/deep/case.json: JSON nested more than 2016 deep"
+says "deep expression" out "$tmp/corpus/deep/case.json: unreadable case: $tmp/corpus/deep/case.json: JSON nested more than 416 deep"
 says "summary" out "5 cases: 0 passed, 1 skipped (meaningless now), 0 failed, 4 unreadable"
 no_internal_text "replay"
 
