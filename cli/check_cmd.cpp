@@ -11,7 +11,6 @@
 
 #include "ast/mlir_parse.hpp"
 #include "interp/program_inputs.hpp"
-#include "cli/files.hpp"
 #include "interp/ops/common.hpp"
 #include "interp/memory.hpp"
 #include "interp/run.hpp"

@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "ast/mlir_parse.hpp"
-#include "cli/files.hpp"
+#include "interp/program_inputs.hpp"
 #include "interp/run.hpp"
 #include "oracle/dp_check.hpp"
 #ifdef SHLO_HAVE_MPI

@@ -76,8 +76,10 @@ std::int64_t differing(const D& d, const Value<D>& x, const Value<D>& y) {
     if constexpr (std::is_floating_point_v<S>) {
       n += std::memcmp(&a[i], &b[i], sizeof(S)) != 0;
     } else if constexpr (std::is_same_v<S, BoundScalar>) {
-      n += !(a[i].lo == b[i].lo && a[i].hi == b[i].hi && a[i].err == b[i].err && a[i].magsum == b[i].magsum &&
-             a[i].abssum == b[i].abssum && a[i].terms == b[i].terms && a[i].flags == b[i].flags);
+      // Every field, and the open-sum totals or closed statistics (one union) byte for byte.
+      n += !(a[i].lo == b[i].lo && a[i].hi == b[i].hi && a[i].err == b[i].err && a[i].pdet == b[i].pdet &&
+             a[i].events == b[i].events && a[i].terms == b[i].terms && a[i].flags == b[i].flags &&
+             std::memcmp(&a[i].sum, &b[i].sum, sizeof(a[i].sum)) == 0);
     } else {
       n += d.to_string(a[i]) != d.to_string(b[i]);
     }
