@@ -39,6 +39,8 @@ int main(int argc, char** argv) {
   shlo::cli::add_dp_check_command(app);
   try {
     app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();  // a command's own status (shlo check: 3 IMPROBABLE, 4 NO VERDICT)
   } catch (const CLI::ParseError& e) {
     // CLI11 gives its own usage errors codes of their own (105 for a failed check, 106 for a
     // missing option): every refused command line is exit 2, as --help documents.

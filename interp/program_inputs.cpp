@@ -87,9 +87,9 @@ std::pair<double, double> parse_range(const std::string& text) {
     hi = std::stod(text.substr(comma + 1), &used);
     if (used != text.size() - comma - 1) throw std::invalid_argument("trailing text");
   } catch (const std::exception&) {
-    throw InputError("--range expects LO,HI (two numbers), got '" + text + "'");
+    throw InputError("--range expects LO,HI (two finite numbers), got '" + text + "'");
   }
-  if (!std::isfinite(lo) || !std::isfinite(hi)) throw InputError("--range expects two finite numbers, got '" + text + "'");
+  if (!std::isfinite(lo) || !std::isfinite(hi)) throw InputError("--range expects LO,HI (two finite numbers), got '" + text + "'");
   if (!(lo < hi)) throw InputError("--range needs LO < HI, got '" + text + "'");
   return {lo, hi};
 }

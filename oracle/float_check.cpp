@@ -247,7 +247,11 @@ Verdict ElementVerdict::verdict() const {
 ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, double y) {
   const BoundScalar s = d.closed(open);
   ElementVerdict v;
-  const double bound = d.bound(s), pbound = d.pbound(s);
+  const double bound = d.bound(s);
+  // The statistical tier models rounding around a known exact value: where the enclosure is not
+  // finite (an undefined exact value such as -inf - -inf, or one not enclosed in double), it can
+  // claim nothing the sound tier does not.
+  const double pbound = std::isfinite(s.lo) && std::isfinite(s.hi) ? d.pbound(s) : kInf;
   const double mid = d.to_double(s);
   if (std::isinf(s.lo) && s.lo == s.hi) {  // an exact infinity
     v.over = y != s.lo;
