@@ -10,22 +10,13 @@
 #include <string>
 
 #include "ast/expr_json.hpp"
+#include "fuzz/libfuzzer/scratch_file.hpp"
 #include "ast/mlir_parse.hpp"
 #include "oracle/text_case.hpp"
 
-namespace {
-const std::string& scratch_path() {
-  static const std::string path = "/tmp/shlo_json_fuzz_" + std::to_string(getpid()) + ".json";
-  return path;
-}
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string& path = scratch_path();
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) return 0;
-  std::fwrite(data, 1, size, f);
-  std::fclose(f);
+  const std::string path = shlo::fuzzing::write_scratch_file("json_fuzz", ".json", data, size);
+  if (path.empty()) return 0;
   try {
     const nlohmann::json doc = shlo::parse_json_file(path);
     // A case file ({"instance": {"expr": ...}}), or a bare expression as `shlo den` reads it.

@@ -8,22 +8,12 @@
 #include <cstdlib>
 #include <string>
 
+#include "fuzz/libfuzzer/scratch_file.hpp"
 #include "interp/npy.hpp"
 
-namespace {
-// One file per fuzzing process, rewritten for each input (read_npy reads a path).
-const std::string& scratch_path() {
-  static const std::string path = "/tmp/shlo_npy_fuzz_" + std::to_string(getpid()) + ".npy";
-  return path;
-}
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string& path = scratch_path();
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) return 0;
-  std::fwrite(data, 1, size, f);
-  std::fclose(f);
+  const std::string path = shlo::fuzzing::write_scratch_file("npy_fuzz", ".npy", data, size);
+  if (path.empty()) return 0;
   try {
     const shlo::NpyArray a = shlo::read_npy(path);
     const auto held = std::visit([](const auto& v) { return static_cast<std::int64_t>(v.size()); }, a.data);
