@@ -13,6 +13,7 @@
 #include "fuzz/literal_props.hpp"
 #include "fuzz/op_props.hpp"
 #include "fuzz/property.hpp"
+#include "fuzz/vjp.hpp"
 #include "interp/den.hpp"
 #include "oracle/agree.hpp"
 #include "oracle/float_allowance.hpp"
@@ -441,6 +442,7 @@ const std::vector<Property>& catalogue() {
     for (auto& p : float_properties()) all.push_back(std::move(p));
     for (auto& p : op_properties()) all.push_back(std::move(p));
     for (auto& p : literal_properties()) all.push_back(std::move(p));
+    for (auto& p : vjp_properties()) all.push_back(std::move(p));
     return all;
   }();
   return c;

@@ -383,3 +383,14 @@ rc::Gen<ExprPtr> gen_non_spmd_family() {
 rc::Gen<std::string> gen_decimal_literal() { return rc::gen::elementOf(kScales); }
 
 }  // namespace shlo::fuzz
+
+namespace shlo::fuzz {
+
+rc::Gen<std::map<std::string, std::string>> gen_strings(const std::string& ctor) {
+  return rc::gen::exec([ctor] {
+    Names names;
+    return strings_for(ctor.c_str(), names);
+  });
+}
+
+}  // namespace shlo::fuzz

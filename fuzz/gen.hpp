@@ -38,4 +38,8 @@ rc::Gen<std::string> gen_decimal_literal();
 /// A non-SPMD family (a control): replica R-1 has a different plan.
 rc::Gen<ExprPtr> gen_non_spmd_family();
 
+/// The string fields of one node of `ctor`, by its row's recipe: literals where the row says
+/// so, fresh SSA names otherwise (for generators that build nodes from the row alone).
+rc::Gen<std::map<std::string, std::string>> gen_strings(const std::string& ctor);
+
 }  // namespace shlo::fuzz

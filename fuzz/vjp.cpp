@@ -1,0 +1,302 @@
+#include "fuzz/vjp.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <csignal>
+#include <map>
+#include <set>
+
+#include "ast/expr_json.hpp"
+#include "fuzz/gen.hpp"
+#include "fuzz/vjp_den.hpp"
+
+namespace shlo::fuzz {
+
+using nlohmann::json;
+
+bool g_fault_vjp_crash = false;
+
+namespace {
+
+// --- the table ------------------------------------------------------------------------------
+
+// A table cell as written: a name ("batchOp/relu", quoted or not) or a registry identifier
+// ("batchOp_relu"), resolved to the registry's name; an unknown one is kept for the report.
+std::string canonical_name(std::string cell) {
+  if (cell.size() >= 2 && cell.front() == '"' && cell.back() == '"') cell = cell.substr(1, cell.size() - 2);
+  if (find_constructor(cell)) return cell;
+  static const std::map<std::string, std::string> by_identifier = {
+#define SHLO_CTOR(ID, NAME, ...) {#ID, NAME},
+#include "ast/ctors/all.def"
+#undef SHLO_CTOR
+  };
+  const auto it = by_identifier.find(cell);
+  return it == by_identifier.end() ? cell : it->second;
+}
+
+std::string line_text(const VjpPair& p) {
+  return "SHLO_VJP(" + p.backward + ", " + p.forward + ", \"" + p.wrt + "\", \"" + p.saved + "\")";
+}
+
+bool has_real(const CtorSpec& c, const std::string& name) {
+  return std::any_of(c.reals.begin(), c.reals.end(), [&](const RealField& f) { return name == f.name; });
+}
+
+// --- drawing --------------------------------------------------------------------------------
+
+// The variable's values are offset by (i + 1) / 1000003: distinct from each other, never 0
+// (relu's kink), never a tie with another drawn value, and no other field or constant of den
+// has a denominator divisible by that prime, so the dual domain can tell the variable by value.
+const Rational kVariableStep(1, 1000003);
+
+std::vector<Rational> as_variable(std::vector<Rational> v) {
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] += kVariableStep * Rational(static_cast<long>(i + 1));
+  return v;
+}
+
+// A shape parameter from its name alone: kernels odd (the printer's same padding, section
+// 7.2), everything else 1..3 (small enough for exact arithmetic).
+std::int64_t draw_nat(const std::string& name) {
+  if (name.size() >= 2 && name[0] == 'k' && std::isupper(static_cast<unsigned char>(name[1])))
+    return *rc::gen::element<std::int64_t>(1, 3);
+  return *rc::gen::inRange<std::int64_t>(1, 4);
+}
+
+std::vector<Rational> draw_direction(std::size_t n) {
+  std::vector<Rational> v;
+  for (std::size_t i = 0; i < n; ++i)
+    v.push_back(Rational(*rc::gen::inRange(-6, 7)) / Rational(*rc::gen::element(1, 2, 3)));
+  return v;
+}
+
+ExprPtr operand_plan(const std::string& name, std::int64_t n) { return make_skeleton("operand", {{"n", n}}, {}, {{"name", name}}); }
+
+ExprPtr with_values(const ExprPtr& node, const std::string& field, std::vector<Rational> values) {
+  Expr e = *node;
+  e.reals[field] = std::move(values);
+  return make_expr(std::move(e));
+}
+
+json to_json(const std::vector<Rational>& v) {
+  json a = json::array();
+  for (const auto& q : v) a.push_back(q.str());
+  return a;
+}
+
+std::vector<Rational> from_json(const json& a) {
+  std::vector<Rational> v;
+  for (const auto& s : a) v.push_back(parse_literal(s.get<std::string>()).value);
+  return v;
+}
+
+Instance build_case(const VjpPair& pair) {
+  Instance out;
+  out.data = {{"line", line_text(pair)}, {"problem", ""}, {"forward", ""}, {"direction", json::array()}, {"wrt", pair.wrt}, {"saved", pair.saved}};
+  if (std::string why = vjp_pair_problem(pair); !why.empty()) {
+    out.data["problem"] = why;
+    return out;
+  }
+  const CtorSpec& B = *find_constructor(pair.backward);
+  const CtorSpec& F = *find_constructor(pair.forward);
+  try {
+    // The backward node by its row's recipes; its child is the cotangent dy.
+    std::map<std::string, std::int64_t> nats;
+    for (const char* n : B.nats) nats[n] = draw_nat(n);
+    ExprPtr dy = operand_plan("%dy", eval_length(B.child_lengths.at(0), nats));
+    ExprPtr back = *gen_values(make_skeleton(B.name, nats, {dy}, *gen_strings(B.name)));
+    // The forward peer: the backward's nats and shared fields by name, the rest drawn.
+    std::map<std::string, std::int64_t> fnats;
+    for (const char* n : F.nats) fnats[n] = nats.count(n) ? nats.at(n) : draw_nat(n);
+    auto fstrings = *gen_strings(F.name);
+    for (auto& [field, value] : fstrings)
+      if (back->strings.count(field)) value = back->strings.at(field);
+    ExprPtr x = operand_plan("%x", eval_length(F.child_lengths.at(0), fnats));
+    Expr fwd = **gen_values(make_skeleton(F.name, fnats, {x}, fstrings));
+    for (const auto& f : F.reals)
+      if (back->reals.count(f.name) && back->reals.at(f.name).size() == fwd.reals.at(f.name).size()) fwd.reals[f.name] = back->reals.at(f.name);
+    // The point: the forward's child is the backward's saved field, where there is one.
+    std::vector<Rational> child = fwd.children[0]->real("v");
+    if (!pair.saved.empty()) {
+      child = back->real(pair.saved);
+      if (child.size() != fwd.children[0]->real("v").size())
+        throw ExprError("the saved field '" + pair.saved + "' has " + std::to_string(child.size()) + " values, the forward's child " +
+                        std::to_string(fwd.children[0]->length()));
+    }
+    // The variable gets values the dual domain can recognise; the backward sees the same point.
+    std::size_t variables = 0;
+    if (pair.wrt.empty()) {
+      child = as_variable(child);
+      variables = child.size();
+      if (!pair.saved.empty()) back = with_values(back, pair.saved, child);
+    } else {
+      fwd.reals[pair.wrt] = as_variable(fwd.reals.at(pair.wrt));
+      variables = fwd.reals[pair.wrt].size();
+      if (back->reals.count(pair.wrt) && back->reals.at(pair.wrt).size() == variables) back = with_values(back, pair.wrt, fwd.reals[pair.wrt]);
+    }
+    fwd.children[0] = with_values(fwd.children[0], "v", child);
+    out.expr = back;
+    out.data["forward"] = expr_to_json(*make_expr(std::move(fwd))).dump();
+    out.data["direction"] = to_json(draw_direction(variables));
+  } catch (const ExprError& e) {
+    out.data["problem"] = std::string("no node can be built from the rows: ") + e.what();
+  }
+  return out;
+}
+
+// --- judging --------------------------------------------------------------------------------
+
+// The backward deliberately wrong (the control): at the other phase (the saved point negated)
+// and with the cotangent reversed (a transpose missing).
+ExprPtr wrong_backward(const Expr& back, const std::string& saved) {
+  Expr b = back;
+  if (!saved.empty())
+    for (auto& q : b.reals.at(saved)) q = -q;
+  Expr dy = *back.children.at(0);
+  std::reverse(dy.reals.at("v").begin(), dy.reals.at("v").end());
+  b.children[0] = make_expr(std::move(dy));
+  return make_expr(std::move(b));
+}
+
+std::string joined(const std::vector<DenEvent>& events) {
+  std::string s;
+  for (const auto& e : events) s += (s.empty() ? "" : ", ") + e.constructor + " " + e.kind;
+  return s;
+}
+
+bool contains_text(const std::string& what, const char* part) { return what.find(part) != std::string::npos; }
+
+// Both sides in one domain (exact, or interval:128), as DenSides: the inner products.
+template <class D>
+struct Sides {
+  typename D::Scalar lhs, rhs;
+  std::vector<DenEvent> events;
+};
+
+template <class D>
+Sides<D> both_sides(const D& d, const Expr& back, const Expr& fwd, const std::vector<Rational>& dy, const std::vector<Rational>& v,
+                    const typename DualDomain<D>::Seeds& seeds) {
+  const auto b = denote(d, back);
+  const auto f = denote(DualDomain<D>(d, seeds), fwd);
+  Sides<D> s{d.from_rational(0), d.from_rational(0), b.events};
+  s.events.insert(s.events.end(), f.events.begin(), f.events.end());
+  for (std::size_t i = 0; i < v.size(); ++i) d.mac(s.lhs, b.value[i], d.from_rational(v[i]));
+  for (std::size_t j = 0; j < dy.size(); ++j) d.mac(s.rhs, d.from_rational(dy[j]), f.value[j].tangent);
+  return s;
+}
+
+Verdict compare_exact(const Expr& back, const Expr& fwd, const std::vector<Rational>& dy, const std::vector<Rational>& v,
+                      const DualDomain<ExactDomain>::Seeds& seeds) {
+  const ExactDomain d;
+  const auto s = both_sides(d, back, fwd, dy, v, seeds);
+  if (!s.events.empty()) return Verdict::discard("Lean's total division or root at this point (not differentiable): " + joined(s.events));
+  if (s.lhs == s.rhs) return Verdict::pass();
+  return Verdict::fail("exact: <back(dy), v> = " + d.to_string(s.lhs) + " but <dy, J v> = " + d.to_string(s.rhs));
+}
+
+// Enclosures must overlap, and be narrow: relative width below 2^-80, so that overlapping
+// means agreeing to about 24 decimal digits.
+Verdict compare_interval(const Expr& back, const Expr& fwd, const std::vector<Rational>& dy, const std::vector<Rational>& v,
+                         const DualDomain<IntervalDomain>::Seeds& seeds) {
+  const IntervalDomain d(128);
+  const auto s = both_sides(d, back, fwd, dy, v, seeds);
+  if (!s.events.empty()) return Verdict::discard("Lean's total division or root at this point (not differentiable): " + joined(s.events));
+  const std::string shown = "<back(dy), v> in " + d.to_string(s.lhs) + ", <dy, J v> in " + d.to_string(s.rhs);
+  for (const auto* side : {&s.lhs, &s.rhs})
+    if (IntervalDomain::width(*side) > std::ldexp(1.0, -80) * std::max(1.0, std::fabs(d.to_double(*side))))
+      return Verdict::discard("interval:128 enclosures too wide to decide: " + shown);
+  const bool apart = d.compare(CompareDirection::LT, s.lhs, s.rhs) == Tri::True || d.compare(CompareDirection::GT, s.lhs, s.rhs) == Tri::True;
+  return apart ? Verdict::fail("interval:128: the enclosures are disjoint: " + shown) : Verdict::pass();
+}
+
+}  // namespace
+
+const std::vector<VjpPair>& vjp_pairs() {
+  static const std::vector<VjpPair> table = [] {
+    std::vector<VjpPair> out;
+#define SHLO_VJP(BACKWARD, FORWARD, WRT, SAVED) out.push_back({canonical_name(#BACKWARD), canonical_name(#FORWARD), WRT, SAVED});
+#include "fuzz/vjp_pairs.def"
+#undef SHLO_VJP
+    return out;
+  }();
+  return table;
+}
+
+std::string vjp_pair_problem(const VjpPair& pair) {
+  const CtorSpec* B = find_constructor(pair.backward);
+  const CtorSpec* F = find_constructor(pair.forward);
+  if (!B) return "unknown backward constructor '" + pair.backward + "'";
+  if (!F) return "unknown forward constructor '" + pair.forward + "'";
+  if (B->arity != Arity::Unary) return "the backward '" + pair.backward + "' does not take one child (the cotangent)";
+  if (F->arity != Arity::Unary) return "the forward '" + pair.forward + "' does not take one child";
+  if (!pair.wrt.empty() && !has_real(*F, pair.wrt)) return "the forward '" + pair.forward + "' has no real field '" + pair.wrt + "'";
+  if (!pair.saved.empty() && !has_real(*B, pair.saved)) return "the backward '" + pair.backward + "' has no real field '" + pair.saved + "'";
+  return "";
+}
+
+rc::Gen<Instance> gen_vjp_case(const VjpPair& pair) {
+  return rc::gen::exec([pair] { return build_case(pair); });
+}
+
+rc::Gen<Instance> gen_vjp_case() {
+  return rc::gen::exec([] { return build_case(*rc::gen::elementOf(vjp_pairs())); });
+}
+
+Verdict check_vjp(const Instance& inst, VjpSide side) {
+  if (g_fault_vjp_crash) std::raise(SIGSEGV);
+  const json& data = inst.data;
+  const std::string line = data.at("line").get<std::string>();
+  if (const std::string problem = data.at("problem").get<std::string>(); !problem.empty()) return Verdict::fail(line + ": " + problem);
+  const ExprPtr fwd = expr_from_json(json::parse(data.at("forward").get<std::string>()), "/instance/data/forward");
+  const std::string wrt = data.at("wrt").get<std::string>(), saved = data.at("saved").get<std::string>();
+  const std::vector<Rational> v = from_json(data.at("direction"));
+  const Expr& back = *inst.expr;
+  if (back.children.size() != 1 || back.children[0]->spec->name != std::string("operand") || fwd->children.size() != 1 ||
+      fwd->children[0]->spec->name != std::string("operand"))
+    return Verdict::fail(line + ": the backward's and the forward's child must each be an operand");
+  const std::vector<Rational>& dy = back.children[0]->real("v");
+  const std::vector<Rational>& variable = wrt.empty() ? fwd->children[0]->real("v") : fwd->real(wrt);
+  // The shapes say whether the line pairs the right constructors.
+  if (back.length() != static_cast<std::int64_t>(variable.size()))
+    return Verdict::fail(line + ": the backward's result has " + std::to_string(back.length()) + " values, the forward's variable " +
+                         std::to_string(variable.size()));
+  if (fwd->length() != static_cast<std::int64_t>(dy.size()))
+    return Verdict::fail(line + ": the forward's result has " + std::to_string(fwd->length()) + " values, the cotangent " + std::to_string(dy.size()));
+  if (v.size() != variable.size()) return Verdict::fail(line + ": the direction has " + std::to_string(v.size()) + " values, the variable " + std::to_string(variable.size()));
+  // The variable's values must identify it: distinct, and held by no other field of the forward.
+  DualDomain<ExactDomain>::Seeds seeds;
+  for (std::size_t i = 0; i < variable.size(); ++i)
+    if (!seeds.emplace(variable[i], v[i]).second) return Verdict::fail(line + ": the variable's values are not distinct");
+  for (const Expr* node : {fwd.get(), fwd->children[0].get()})
+    for (const auto& [name, values] : node->reals) {
+      if (&values == &variable) continue;
+      for (const auto& q : values)
+        if (seeds.count(q)) return Verdict::fail(line + ": the field '" + name + "' holds a value of the variable");
+    }
+  const ExprPtr judged = side == VjpSide::Den ? nullptr : wrong_backward(back, saved);
+  const Expr& b = judged ? *judged : back;
+  try {
+    return compare_exact(b, *fwd, dy, v, seeds);
+  } catch (const DomainError& e) {
+    const std::string what = e.what();
+    if (contains_text(what, "not differentiable")) return Verdict::discard(what);
+    if (!contains_text(what, "irrational")) throw;
+  }
+  try {
+    return compare_interval(b, *fwd, dy, v, seeds);
+  } catch (const DomainError& e) {
+    if (contains_text(e.what(), "not differentiable")) return Verdict::discard(e.what());
+    throw;  // undecided comparisons are discarded by the runner; anything else fails
+  }
+}
+
+std::vector<Property> vjp_properties() {
+  return {{"vjp.transpose_jacobian",
+           "for each line of fuzz/vjp_pairs.def, <den(back)(dy), v> == <dy, J_forward v>, J v by dual numbers over den: exactly where "
+           "both are rational, else in interval:128 (enclosures overlap, each narrower than 2^-80 relative); non-differentiable "
+           "points are discarded, not passed",
+           "*_has_vjp", [] { return gen_vjp_case(); }, [](const Instance& i) { return check_vjp(i); },
+           [](const Instance& i) { return check_vjp(i, VjpSide::WrongPhaseAndTranspose); }}};
+}
+
+}  // namespace shlo::fuzz

@@ -1,0 +1,163 @@
+// The VJP property family (fuzz/vjp) and its dual-number domain (interp/domain/dual.hpp).
+#include <cmath>
+#include <csignal>
+
+#include "ast/expr_json.hpp"
+#include "fuzz/runner.hpp"
+#include "fuzz/vjp.hpp"
+#include "fuzz/vjp_den.hpp"
+#include "tests/support.hpp"
+
+using namespace shlo;
+using namespace shlo::fuzz;
+
+namespace {
+
+constexpr std::uint64_t kSeed = 20261130;
+
+Property line_property(const VjpPair& pair) {
+  Property p = *find_property("vjp.transpose_jacobian");
+  p.name = "vjp." + pair.backward;
+  p.gen = [pair] { return gen_vjp_case(pair); };
+  return p;
+}
+
+ExprPtr operand(const std::vector<Rational>& v) {
+  Expr e;
+  e.spec = find_constructor("operand");
+  e.nats["n"] = static_cast<std::int64_t>(v.size());
+  e.strings["name"] = "%x";
+  e.reals["v"] = v;
+  return make_expr(std::move(e));
+}
+
+}  // namespace
+
+// --- the dual domain ------------------------------------------------------------------------
+
+TEST_CASE("dual numbers carry the derivative through every operation", "[vjp][dual]") {
+  const DualDomain<ExactDomain> d(ExactDomain{}, {{Rational(3), Rational(1)}});  // x = 3 is the variable
+  const auto x = d.from_rational(3), c = d.from_rational(5);
+  CHECK(c.tangent.q == 0);                                           // a constant
+  CHECK(d.mul(x, x).tangent.q == 6);                                 // (x^2)' = 2x
+  CHECK(d.div(c, x).tangent.q == Rational(-5, 9));                   // (5/x)' = -5/x^2
+  CHECK(d.sub(c, d.mul(x, c)).tangent.q == -5);                      // (5 - 5x)' = -5
+  CHECK(d.max(x, d.from_rational(2)).tangent.q == 1);               // max picks x
+  CHECK(d.max(d.from_rational(4), x).tangent.q == 0);               // ... or the constant
+  CHECK(d.sqrt(d.mul(x, x)).tangent.q == 1);                         // sqrt(x^2)' = 1 at 3
+  // max at a tie whose tangents differ has no derivative: an error, never a guess.
+  const auto three = d.add(d.from_rational(2), d.from_rational(1));  // 3, a constant
+  CHECK_THROWS_WITH(d.max(x, three), Catch::Contains("not differentiable"));
+  CHECK_THROWS_WITH(d.abs(d.sub(x, x)), Catch::Contains("not differentiable"));
+  // Irrational values: exact refuses, the interval base encloses value and derivative.
+  CHECK_THROWS_WITH(d.exp(x), Catch::Contains("irrational"));
+  const DualDomain<IntervalDomain> i(IntervalDomain(128), {{Rational(1, 2), Rational(1)}});
+  const auto e = i.exp(i.from_rational(Rational(1, 2)));  // (exp)' = exp
+  CHECK(IntervalDomain::contains(e.tangent, Rational(16487212707, 10000000000)) == false);  // not a rational
+  CHECK(std::fabs(i.base().to_double(e.tangent) - std::exp(0.5)) < 1e-15);
+  const auto t = i.tanh(i.from_rational(Rational(1, 2)));  // 1 - tanh^2
+  CHECK(std::fabs(i.base().to_double(t.tangent) - (1 - std::tanh(0.5) * std::tanh(0.5))) < 1e-15);
+  const auto r = i.rsqrt(i.from_rational(Rational(1, 2)));  // -1/2 x^-3/2
+  CHECK(std::fabs(i.base().to_double(r.tangent) + 0.5 * std::pow(0.5, -1.5)) < 1e-14);
+}
+
+TEST_CASE("den over dual numbers differentiates a constructor with no code of its own", "[vjp][dual]") {
+  // reluF at x = (2, -1, 1/2) in direction (1, 1, -3): J v = (1, 0, -3).
+  Expr relu;
+  relu.spec = find_constructor("reluF");
+  relu.nats["n"] = 3;
+  relu.children = {operand({Rational(2), Rational(-1), Rational(1, 2)})};
+  const DualDomain<ExactDomain> d(ExactDomain{}, {{Rational(2), Rational(1)}, {Rational(-1), Rational(1)}, {Rational(1, 2), Rational(-3)}});
+  const auto y = denote(d, *make_expr(std::move(relu))).value;
+  REQUIRE(y.size() == 3);
+  CHECK(y[0].tangent.q == 1);
+  CHECK(y[1].tangent.q == 0);
+  CHECK(y[2].tangent.q == -3);
+}
+
+// --- the table ------------------------------------------------------------------------------
+
+TEST_CASE("the VJP table names main's backward constructors, each line well formed", "[vjp]") {
+  std::set<std::string> backward;
+  for (const auto& pair : vjp_pairs()) {
+    INFO(pair.backward);
+    CHECK(vjp_pair_problem(pair).empty());
+    backward.insert(pair.backward);
+  }
+  for (const char* name : {"convBack", "bnBack", "bnBatchBack", "maxPoolBack", "maxPoolBackB", "selectPos", "selectMid", "selectPosB",
+                           "convBackBatched", "weightGrad", "biasGrad", "convWeightGrad", "convBiasGrad", "convWeightGradB",
+                           "convBiasGradB", "denseWeightGradB", "denseBiasGradB"})
+    CHECK(backward.count(name) == 1);
+  // Identifiers resolve to names: the batched lines are written either way.
+  CHECK(std::any_of(vjp_pairs().begin(), vjp_pairs().end(), [](const VjpPair& p) { return p.forward == "batchOp/relu"; }));
+  CHECK_THAT(vjp_pair_problem({"noSuchBack", "reluF", "", ""}), Catch::Contains("unknown backward constructor 'noSuchBack'"));
+  CHECK_THAT(vjp_pair_problem({"selectPos", "reluF", "W", "x"}), Catch::Contains("has no real field 'W'"));
+  CHECK_THAT(vjp_pair_problem({"selectPos", "sub", "", "x"}), Catch::Contains("does not take one child"));
+}
+
+TEST_CASE("every line of the table holds, and its control fails", "[vjp]") {
+  for (const auto& pair : vjp_pairs()) {
+    INFO(pair.backward << " <- " << pair.forward);
+    const Property p = line_property(pair);
+    const PropertyRun r = run_property(p, kSeed, 25);
+    INFO(r.detail);
+    CHECK(r.failed == 0);
+    CHECK(r.passed >= 25);
+    CHECK(r.discarded <= r.passed);  // skipped points stay the exception
+    Property control = p;
+    control.check = p.control;
+    const PropertyRun c = run_property(control, kSeed, 100);
+    CHECK(c.failed == 1);
+  }
+}
+
+TEST_CASE("a hand-computed case: selectPos is relu's VJP, and the wrong phase is caught", "[vjp]") {
+  Instance i = gen_vjp_case({"selectPos", "reluF", "", "x"})(rc::Random(7), 10).value();  // a well-formed case, then our values
+  const Rational step(1, 1000003);
+  const std::vector<Rational> x = {Rational(1) + step, Rational(-2) + 2 * step};
+  Expr back = *i.expr;
+  back.nats["n"] = 2;
+  back.reals["x"] = x;
+  back.children = {operand({Rational(3), Rational(5)})};
+  i.expr = make_expr(std::move(back));
+  Expr fwd;
+  fwd.spec = find_constructor("reluF");
+  fwd.nats["n"] = 2;
+  fwd.children = {operand(x)};
+  i.data["forward"] = expr_to_json(*make_expr(std::move(fwd))).dump();
+  i.data["direction"] = {"1", "2"};
+  // back(dy) = (3, 0), <., v> = 3; J v = (1, 0), <dy, .> = 3.
+  CHECK(check_vjp(i).passed());
+  // The control: back at -x on the reversed cotangent (5, 3) is (0, 3), <., v> = 6.
+  const Verdict wrong = check_vjp(i, VjpSide::WrongPhaseAndTranspose);
+  CHECK_FALSE(wrong.passed());
+  CHECK_THAT(wrong.detail, Catch::Contains("exact: <back(dy), v> = 6 but <dy, J v> = 3"));
+}
+
+TEST_CASE("a table line naming the wrong forward fails", "[vjp]") {
+  // bnBack is not relu's VJP (rational forward, irrational backward: the interval route).
+  CHECK(run_property(line_property({"bnBack", "reluF", "", "x"}), kSeed, 50).failed == 1);
+  // selectPos is not sigmoid's VJP.
+  CHECK(run_property(line_property({"selectPos", "sigmoidF", "", "x"}), kSeed, 50).failed == 1);
+  // weightGrad against dotOut: the shapes do not fit.
+  const PropertyRun shapes = run_property(line_property({"weightGrad", "dotOut", "W", "x"}), kSeed, 50);
+  CHECK(shapes.failed == 1);
+  // convBiasGrad is the VJP in b, not in W.
+  CHECK(run_property(line_property({"convBiasGrad", "flatConvF", "W", "x"}), kSeed, 50).failed == 1);
+  // An unknown constructor is a failing line, not a crash.
+  const PropertyRun unknown = run_property(line_property({"noSuchBack", "reluF", "", ""}), kSeed, 5);
+  CHECK(unknown.failed == 1);
+  CHECK_THAT(unknown.detail, Catch::Contains("unknown backward constructor"));
+}
+
+TEST_CASE("a failing VJP case is saved and replayed", "[vjp][corpus]") {
+  const Property wrong = line_property({"selectPos", "sigmoidF", "", "x"});
+  const PropertyRun r = run_property(wrong, kSeed, 50);
+  REQUIRE(r.failed == 1);
+  const auto corpus = (std::filesystem::temp_directory_path() / "shlo_corpus_vjp").string();
+  std::filesystem::remove_all(corpus);
+  const std::string dir = save_case(corpus, *find_property("vjp.transpose_jacobian"), r, kSeed);
+  const Replay replay = replay_case(dir);
+  CHECK_FALSE(replay.unreadable);
+  CHECK_FALSE(replay.verdict.passed());  // the saved case holds the wrong forward
+}
