@@ -40,6 +40,63 @@ std::int64_t total(const std::map<std::string, std::int64_t>& per_property) {
 
 }  // namespace
 
+const std::vector<std::string>& lean_constructors() {
+  static const std::vector<std::string> names = {
+#define SHLO_LEAN_CTOR(NAME) #NAME,
+#define SHLO_LEAN_BATCH_OP(NAME)
+#include "fuzz/lean_constructors.def"
+#undef SHLO_LEAN_CTOR
+#undef SHLO_LEAN_BATCH_OP
+  };
+  return names;
+}
+
+const std::vector<std::string>& lean_batch_ops() {
+  static const std::vector<std::string> names = {
+#define SHLO_LEAN_CTOR(NAME)
+#define SHLO_LEAN_BATCH_OP(NAME) #NAME,
+#include "fuzz/lean_constructors.def"
+#undef SHLO_LEAN_CTOR
+#undef SHLO_LEAN_BATCH_OP
+  };
+  return names;
+}
+
+std::vector<ConstructorRow> constructor_rows(const std::vector<std::string>& lean) {
+  const auto keys = by_key();
+  std::set<std::string> listed;
+  std::vector<ConstructorRow> rows;
+  auto add = [&](const std::string& name) {
+    ConstructorRow r;
+    r.name = name;
+    listed.insert(name);
+    if (!find_constructor(name)) {
+      rows.push_back(r);
+      return;
+    }
+    r.status = ConstructorRow::Status::NeverDrawn;
+    if (const auto it = keys.find(ctor_key(name)); it != keys.end()) {
+      r.per_property = it->second;
+      r.cases = total(it->second);
+      if (r.cases > 0) r.status = ConstructorRow::Status::Drawn;
+    }
+    rows.push_back(r);
+  };
+  for (const auto& name : lean) {
+    if (name != "batchOp") {
+      add(name);
+      continue;
+    }
+    for (const auto& op : lean_batch_ops()) add("batchOp/" + op);
+  }
+  for (const auto& c : constructors())
+    if (!listed.count(c.name)) {
+      add(c.name);
+      rows.back().status = ConstructorRow::Status::NotInLean;
+    }
+  return rows;
+}
+
 void set_coverage(bool on) { g_on = on; }
 bool coverage_enabled() { return g_on; }
 void clear_coverage() { g_counts.clear(); }
@@ -89,22 +146,35 @@ std::string coverage_report() {
       out += line;
     }
   }
-  // Constructors: every one of the table, with the cases of each property that drew it.
-  out += "\nSHlo constructors: cases that contained each constructor, per property\n";
-  std::snprintf(line, sizeof line, "%-24s %8s  %s\n", "constructor", "cases", "per property");
+  // Constructors: every one of the Lean inductive, and any other row of the registry.
+  const auto table = constructor_rows();
+  std::int64_t no_row = 0, never = 0;
+  for (const auto& r : table) {
+    no_row += r.status == ConstructorRow::Status::NoRow;
+    never += r.status == ConstructorRow::Status::NeverDrawn;
+  }
+  std::snprintf(line, sizeof line, "\nSHlo constructors of the Lean inductive (%zu, batchOp as its %zu descriptors): cases per property\n",
+                lean_constructors().size(), lean_batch_ops().size());
   out += line;
-  for (const auto& c : constructors()) {
-    const auto it = keys.find(ctor_key(c.name));
-    std::string detail = "never drawn";
-    std::int64_t n = 0;
-    if (it != keys.end()) {
-      n = total(it->second);
-      detail.clear();
-      for (const auto& [property, k] : it->second) detail += (detail.empty() ? "" : ", ") + property + " " + std::to_string(k);
+  std::snprintf(line, sizeof line, "%-32s %8s  %s\n", "constructor", "cases", "per property");
+  out += line;
+  for (const auto& r : table) {
+    std::string detail;
+    switch (r.status) {
+      case ConstructorRow::Status::NoRow: detail = "no row (not implemented)"; break;
+      case ConstructorRow::Status::NeverDrawn: detail = "never drawn"; break;
+      case ConstructorRow::Status::NotInLean:
+      case ConstructorRow::Status::Drawn:
+        for (const auto& [property, k] : r.per_property) detail += (detail.empty() ? "" : ", ") + property + " " + std::to_string(k);
+        if (r.status == ConstructorRow::Status::NotInLean) detail += (detail.empty() ? "" : "; ") + std::string("not a Lean constructor");
+        break;
     }
-    std::snprintf(line, sizeof line, "%-24s %8lld  ", c.name, static_cast<long long>(n));
+    std::snprintf(line, sizeof line, "%-32s %8lld  ", r.name.c_str(), static_cast<long long>(r.cases));
     out += line + detail + "\n";
   }
+  std::snprintf(line, sizeof line, "%zu rows: %lld with no row in the registry, %lld never drawn\n", table.size(),
+                static_cast<long long>(no_row), static_cast<long long>(never));
+  out += line;
   return out;
 }
 
@@ -113,6 +183,11 @@ nlohmann::json coverage_json() {
   for (const auto& [property, counts] : g_counts)
     for (const auto& [key, n] : counts) j[property][key] = n;
   return j;
+}
+
+void add_coverage(const nlohmann::json& counts) {
+  for (const auto& [property, keys] : counts.items())
+    for (const auto& [key, n] : keys.items()) g_counts[property][key] += n.get<std::int64_t>();
 }
 
 }  // namespace shlo::fuzz

@@ -1,8 +1,10 @@
-// The VJP property family (fuzz/vjp) and its dual-number domain (interp/domain/dual.hpp).
+// The VJP property family (fuzz/vjp), its dual-number domain (interp/domain/dual.hpp) and the
+// coverage table over the Lean inductive's constructors (fuzz/coverage).
 #include <cmath>
 #include <csignal>
 
 #include "ast/expr_json.hpp"
+#include "fuzz/coverage.hpp"
 #include "fuzz/runner.hpp"
 #include "fuzz/vjp.hpp"
 #include "fuzz/vjp_den.hpp"
@@ -160,4 +162,47 @@ TEST_CASE("a failing VJP case is saved and replayed", "[vjp][corpus]") {
   const Replay replay = replay_case(dir);
   CHECK_FALSE(replay.unreadable);
   CHECK_FALSE(replay.verdict.passed());  // the saved case holds the wrong forward
+}
+
+// --- coverage -------------------------------------------------------------------------------
+
+TEST_CASE("the coverage table lists every constructor of the Lean inductive", "[vjp][coverage]") {
+  const auto& lean = lean_constructors();
+  CHECK(lean.size() == 215);
+  CHECK(lean_batch_ops().size() == 44);
+  for (const char* name : {"operand", "batchOp", "allReduceMeanF", "maxPool3s2F", "patchEmbedF", "bnSyncBack", "geluBackB",
+                           "depthwiseStridedXlaBiasSgd"})
+    CHECK(std::count(lean.begin(), lean.end(), name) == 1);
+  CHECK(std::count(lean_batch_ops().begin(), lean_batch_ops().end(), "seBlock") == 1);
+  // Every registry row is a Lean constructor (or one of batchOp's descriptors).
+  const auto rows = constructor_rows();
+  CHECK(rows.size() == 214 + 44 + static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [](const ConstructorRow& r) {
+          return r.status == ConstructorRow::Status::NotInLean;
+        })));
+  for (const auto& r : rows) {
+    INFO(r.name);
+    if (r.status == ConstructorRow::Status::NotInLean) CHECK(r.name == "testRowWithoutDen");
+    CHECK((r.status == ConstructorRow::Status::NoRow) == (find_constructor(r.name) == nullptr));
+  }
+  // A name without a row is reported as such, apart from one never drawn.
+  clear_coverage();
+  const auto two = constructor_rows({"reluF", "notAConstructorYet"});
+  REQUIRE(two.size() >= 2);
+  CHECK(two[0].status == ConstructorRow::Status::NeverDrawn);
+  CHECK(two[1].status == ConstructorRow::Status::NoRow);
+  set_coverage(true);
+  run_property(*find_property("vjp.transpose_jacobian"), kSeed, 100);
+  set_coverage(false);
+  const std::string report = coverage_report();
+  clear_coverage();
+  CHECK_THAT(report, Catch::Contains("SHlo constructors of the Lean inductive (215, batchOp as its 44 descriptors)"));
+  auto row = [&](const std::string& name) {  // the report's line for a constructor
+    std::istringstream lines(report);
+    for (std::string line; std::getline(lines, line);)
+      if (line.rfind(name + " ", 0) == 0) return line;
+    return std::string();
+  };
+  CHECK_THAT(row("batchOp/seBlock"), Catch::Matches("batchOp/seBlock +0  (no row \\(not implemented\\)|never drawn)"));
+  CHECK_THAT(row("selectPos"), Catch::Matches("selectPos +[1-9][0-9]*  vjp.transpose_jacobian [1-9][0-9]*"));
+  CHECK_THAT(row("geluF"), Catch::Matches("geluF +0  never drawn"));
 }
