@@ -100,24 +100,11 @@ void add_prop_commands(CLI::App& app) {
       if (!o->as_json)
         std::printf("%-36s %6s %7s %7s %10s %9s %9s\n", "property", "runs", "passed", "failed", "discarded", "time (s)", "cases/s");
       for (const Property* p : props) {
-        // Batches of cases under successive seeds until the property's share of the time is used.
-        PropertyRun sum;
-        sum.name = p->name;
-        std::uint64_t seed = o->seed;
+        // Batches of cases under successive seeds until the property's share of the time is
+        // used, in a child process: a crash fails this property only.
         const int batch = o->runs > 0 ? o->runs : 20;
-        do {
-          PropertyRun r = run_property(*p, seed, batch);
-          sum.runs += r.runs;
-          sum.passed += r.passed;
-          sum.discarded += r.discarded;
-          sum.seconds += r.seconds;
-          if (r.failed) {
-            sum.failed += 1;
-            report_failure(*p, r, o->corpus, seed);
-            break;
-          }
-          ++seed;
-        } while (o->runs == 0 && sum.seconds < share);
+        const PropertyRun sum = run_property_for(*p, o->seed, batch, o->runs > 0 ? 0 : share);
+        if (sum.failed) report_failure(*p, sum, o->corpus, sum.seed);
         total.runs += sum.runs;
         total.passed += sum.passed;
         total.failed += sum.failed;
@@ -169,7 +156,7 @@ void add_prop_commands(CLI::App& app) {
       std::int64_t cases = 0, failures = 0;
       for (std::uint64_t seed = k; elapsed() < *time; seed += n) {
         for (const auto& p : catalogue()) {
-          const PropertyRun r = run_property(p, seed, *batch);
+          const PropertyRun r = run_property_isolated(p, seed, *batch);
           cases += r.runs;
           if (r.failed) {
             ++failures;

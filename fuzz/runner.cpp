@@ -3,12 +3,20 @@
 #include <rapidcheck.h>
 #include <rapidcheck/detail/Configuration.h>
 
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <new>
 #include <unordered_map>
 
 #include "ast/expr_json.hpp"
@@ -38,6 +46,109 @@ class QuietListener : public rc::detail::TestListener {
   void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
 };
 
+// In a child process (run_property_for, replay_case): sends one message to the parent, written
+// through before the work it announces, so that it survives the child's death. Cases are
+// announced only when a crashed batch is run again to find its case.
+std::function<void(const json&)> g_tell_parent;
+bool g_announce_cases = false;
+
+// The batch a child is running, in memory it shares with the parent (no system call per batch).
+struct BatchInProgress {
+  std::uint64_t seed = 0;
+  bool started = false;
+};
+BatchInProgress* g_batch = nullptr;
+
+void tell_parent(const json& message) {
+  if (g_tell_parent) g_tell_parent(message);
+}
+
+// How a child ended: its answer ("answer"), the last batch seed and case it announced (no case
+// when it died drawing one), and why there is no answer ("" when there is one).
+struct ChildEnd {
+  std::optional<json> answer, last_case;
+  std::optional<std::uint64_t> last_batch;
+  std::int64_t cases = 0;
+  std::string crash;
+};
+
+// Runs `work` in a child process. A signal (SIGSEGV from a wild read, SIGABRT from an abort in
+// GMP, MPFR or std::terminate) ends only the child; the parent learns which and what case.
+ChildEnd in_child(const std::function<json()>& work) {
+  int fds[2];
+  if (pipe(fds) != 0) throw std::runtime_error(std::string("cannot create a pipe: ") + std::strerror(errno));
+  void* shared = mmap(nullptr, sizeof(BatchInProgress), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (shared == MAP_FAILED) {
+    close(fds[0]);
+    close(fds[1]);
+    throw std::runtime_error(std::string("cannot map shared memory: ") + std::strerror(errno));
+  }
+  auto* batch = new (shared) BatchInProgress();
+  std::fflush(nullptr);  // nothing buffered is written twice
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    munmap(shared, sizeof(BatchInProgress));
+    throw std::runtime_error(std::string("cannot fork: ") + std::strerror(errno));
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    // The default actions, not a test framework's handlers: the parent reports the signal.
+    for (int sig : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL}) std::signal(sig, SIG_DFL);
+    FILE* out = fdopen(fds[1], "w");
+    g_batch = batch;
+    g_tell_parent = [out](const json& m) {
+      const std::string line = m.dump() + "\n";
+      std::fwrite(line.data(), 1, line.size(), out);
+      std::fflush(out);
+    };
+    json answer;
+    try {
+      answer = work();
+    } catch (const std::exception& e) {
+      answer = {{"escaped", e.what()}};
+    } catch (...) {
+      answer = {{"escaped", "an object that is not a std::exception"}};
+    }
+    tell_parent({{"answer", answer}});
+    std::fflush(nullptr);
+    _exit(0);
+  }
+  close(fds[1]);
+  ChildEnd end;
+  FILE* in = fdopen(fds[0], "r");
+  char* line = nullptr;
+  std::size_t capacity = 0;
+  while (getline(&line, &capacity, in) > 0) {
+    const json m = json::parse(line, nullptr, false);  // a line cut short by the child's death is dropped
+    if (m.is_discarded() || !m.is_object()) continue;
+    if (m.contains("drawing")) end.last_case.reset();
+    if (m.contains("case")) {
+      end.last_case = m["case"];
+      ++end.cases;
+    }
+    if (m.contains("answer")) end.answer = m["answer"];
+  }
+  std::free(line);
+  std::fclose(in);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (batch->started) end.last_batch = batch->seed;
+  munmap(shared, sizeof(BatchInProgress));
+  if (WIFSIGNALED(status))
+    end.crash = "killed by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
+  else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+    end.crash = "exited with status " + std::to_string(WEXITSTATUS(status));
+  else if (!end.answer)
+    end.crash = "ended without an answer";
+  else if (end.answer->contains("escaped"))
+    end.crash = "an exception escaped: " + (*end.answer)["escaped"].get<std::string>();
+  if (!end.crash.empty()) end.answer.reset();
+  return end;
+}
+
 }  // namespace
 
 Verdict judge(const std::function<Verdict(const Instance&)>& check, const Instance& inst) {
@@ -49,6 +160,8 @@ Verdict judge(const std::function<Verdict(const Instance&)>& check, const Instan
     const std::string what = e.what();
     return what.find("undecided") != std::string::npos ? Verdict::discard("undecidable comparison")
                                                        : Verdict::fail("exception: " + what);
+  } catch (...) {
+    return Verdict::fail("exception: an object that is not a std::exception");
   }
 }
 
@@ -69,7 +182,9 @@ PropertyRun run_property(const Property& p, std::uint64_t seed, int runs, int ma
   std::int64_t judged = 0, discarded = 0;
   const auto start = std::chrono::steady_clock::now();
   auto property = [&] {
+    if (g_announce_cases) tell_parent({{"drawing", true}});
     const Instance inst = *p.gen();
+    if (g_announce_cases) tell_parent({{"case", instance_to_json(inst)}});
     const Verdict v = judge(p.check, inst);
     if (v.status == Verdict::Status::Discard) {
       ++discarded;
@@ -118,6 +233,102 @@ PropertyRun run_property(const Property& p, std::uint64_t seed, int runs, int ma
     out.detail = "error: " + error.description;
   }
   return out;
+}
+
+namespace {
+
+json run_to_json(const PropertyRun& r) {
+  json j = {{"runs", r.runs}, {"passed", r.passed}, {"failed", r.failed}, {"discarded", r.discarded},
+            {"seconds", r.seconds}, {"reproduce", r.reproduce}, {"detail", r.detail}, {"seed", r.seed}};
+  if (r.counterexample) j["counterexample"] = instance_to_json(*r.counterexample);
+  return j;
+}
+
+PropertyRun run_from_json(const std::string& name, const json& j) {
+  PropertyRun r;
+  r.name = name;
+  r.runs = j.at("runs");
+  r.passed = j.at("passed");
+  r.failed = j.at("failed");
+  r.discarded = j.at("discarded");
+  r.seconds = j.at("seconds");
+  r.reproduce = j.at("reproduce");
+  r.detail = j.at("detail");
+  r.seed = j.at("seed");
+  if (j.contains("counterexample")) r.counterexample = instance_from_json(j["counterexample"]);
+  return r;
+}
+
+}  // namespace
+
+namespace {
+
+// Batches under successive seeds until `seconds` are used (one batch when 0); the first
+// failure ends it. In a child, each batch's seed is told to the parent first.
+PropertyRun run_batches(const Property& p, std::uint64_t seed, int batch, double seconds) {
+  PropertyRun sum;
+  sum.name = p.name;
+  for (;; ++seed) {
+    if (g_batch) *g_batch = {seed, true};
+    PropertyRun r = run_property(p, seed, batch);
+    sum.runs += r.runs;
+    sum.passed += r.passed;
+    sum.discarded += r.discarded;
+    sum.seconds += r.seconds;
+    sum.seed = seed;
+    if (r.failed) {
+      r.runs = sum.runs;
+      r.passed = sum.passed;
+      r.discarded = sum.discarded;
+      r.seconds = sum.seconds;
+      r.seed = seed;
+      return r;
+    }
+    if (sum.seconds >= seconds) return sum;
+  }
+}
+
+}  // namespace
+
+PropertyRun run_property_for(const Property& p, std::uint64_t seed, int batch, double seconds) {
+  const auto start = std::chrono::steady_clock::now();
+  const ChildEnd end = in_child([&] {
+    clear_coverage();  // the child's copy: only what this run counts goes back
+    const PropertyRun r = run_batches(p, seed, batch, seconds);
+    const json counts = coverage_json();
+    return json{{"run", run_to_json(r)}, {"coverage", counts}};
+  });
+  if (end.answer) {
+    add_coverage((*end.answer)["coverage"]);
+    return run_from_json(p.name, (*end.answer)["run"]);
+  }
+  // The child died. Its batch is run again in a child that announces every case: the last one
+  // announced is the case that crashes (a case is a function of the seed).
+  PropertyRun r;
+  r.name = p.name;
+  r.failed = 1;
+  r.seed = end.last_batch.value_or(seed);
+  const ChildEnd again = in_child([&] {
+    g_announce_cases = true;
+    run_property(p, r.seed, batch);
+    return json::object();
+  });
+  r.runs = static_cast<int>(std::max<std::int64_t>(again.cases, 1));
+  r.passed = r.runs - 1;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.detail = "the property crashed (" + end.crash + ")";
+  if (again.answer)
+    r.detail += "; its batch (seed " + std::to_string(r.seed) + ") did not crash when run again";
+  else if (again.last_case) {
+    r.counterexample = instance_from_json(*again.last_case);
+    r.detail += " judging the saved case";
+  } else
+    r.detail += " drawing a case";
+  return r;
+}
+
+PropertyRun run_property_isolated(const Property& p, std::uint64_t seed, int runs) {
+  return run_property_for(p, seed, runs, 0);
 }
 
 namespace {
@@ -246,7 +457,16 @@ Replay replay_case(const std::string& path) {
   } catch (const std::exception& e) {
     return unreadable(e.what());
   }
-  out.verdict = judge(p->check, instance);
+  const ChildEnd end = in_child([&] {
+    const Verdict v = judge(p->check, instance);
+    return json{{"status", static_cast<int>(v.status)}, {"detail", v.detail}};
+  });
+  if (!end.answer) {
+    out.verdict = Verdict::fail("the check crashed (" + end.crash + ")");
+    return out;
+  }
+  out.verdict.status = static_cast<Verdict::Status>((*end.answer)["status"].get<int>());
+  out.verdict.detail = (*end.answer)["detail"].get<std::string>();
   return out;
 }
 

@@ -1,5 +1,6 @@
-// The VJP property family (fuzz/vjp), its dual-number domain (interp/domain/dual.hpp) and the
-// coverage table over the Lean inductive's constructors (fuzz/coverage).
+// The VJP property family (fuzz/vjp), its dual-number domain (interp/domain/dual.hpp), the
+// coverage table over the Lean inductive's constructors (fuzz/coverage), and the runner's
+// isolation of a property that crashes (fuzz/runner).
 #include <cmath>
 #include <csignal>
 
@@ -205,4 +206,56 @@ TEST_CASE("the coverage table lists every constructor of the Lean inductive", "[
   CHECK_THAT(row("batchOp/seBlock"), Catch::Matches("batchOp/seBlock +0  (no row \\(not implemented\\)|never drawn)"));
   CHECK_THAT(row("selectPos"), Catch::Matches("selectPos +[1-9][0-9]*  vjp.transpose_jacobian [1-9][0-9]*"));
   CHECK_THAT(row("geluF"), Catch::Matches("geluF +0  never drawn"));
+}
+
+// --- a crash fails one property -------------------------------------------------------------
+
+TEST_CASE("a property that crashes fails alone, and its case is saved and replayed", "[vjp][runner]") {
+  const Property& p = *find_property("vjp.transpose_jacobian");
+  g_fault_vjp_crash = true;  // the check dies by SIGSEGV, as a wild read through a transposed index may
+  const PropertyRun crashed = run_property_isolated(p, kSeed, 20);
+  const auto corpus = (std::filesystem::temp_directory_path() / "shlo_corpus_crash").string();
+  std::filesystem::remove_all(corpus);
+  const std::string dir = crashed.counterexample ? save_case(corpus, p, crashed, kSeed) : "";
+  const Replay while_broken = dir.empty() ? Replay{} : replay_case(dir);
+  g_fault_vjp_crash = false;
+  // This process lives on; the crash is the property's failure, with the case it was judging.
+  CHECK(crashed.failed == 1);
+  CHECK_THAT(crashed.detail, Catch::Contains("killed by signal " + std::to_string(SIGSEGV)) && Catch::Contains("judging the saved case"));
+  REQUIRE(crashed.counterexample.has_value());
+  CHECK(crashed.counterexample->expr != nullptr);
+  // Replayed while the bug is there: a failure naming the signal, not a dead replay.
+  CHECK_FALSE(while_broken.unreadable);
+  CHECK_FALSE(while_broken.verdict.passed());
+  CHECK_THAT(while_broken.verdict.detail, Catch::Contains("the check crashed (killed by signal"));
+  // Fixed: the same saved case passes, and so does the property (in a child or not).
+  CHECK(replay_case(dir).verdict.passed());
+  const PropertyRun fixed = run_property_isolated(p, kSeed, 20);
+  CHECK(fixed.failed == 0);
+  CHECK(fixed.passed == 20);
+}
+
+TEST_CASE("a check that throws fails its property with the case it threw on", "[vjp][runner]") {
+  Property p = *find_property("vjp.transpose_jacobian");
+  for (const bool standard : {true, false}) {
+    p.check = [standard](const Instance&) -> Verdict {
+      if (standard) throw std::runtime_error("index out of range");
+      throw 42;  // not a std::exception
+    };
+    const PropertyRun r = run_property_isolated(p, kSeed, 10);
+    CHECK(r.failed == 1);
+    CHECK_THAT(r.detail, Catch::Contains(standard ? "exception: index out of range" : "not a std::exception"));
+    CHECK(r.counterexample.has_value());
+  }
+}
+
+TEST_CASE("coverage counted in the child process comes back", "[vjp][runner][coverage]") {
+  clear_coverage();
+  set_coverage(true);
+  run_property_isolated(*find_property("vjp.transpose_jacobian"), kSeed, 20);
+  set_coverage(false);
+  const auto& counts = coverage_counts();
+  REQUIRE(counts.count("vjp.transpose_jacobian") == 1);
+  CHECK(counts.at("vjp.transpose_jacobian").at("constructor\toperand") == 20);
+  clear_coverage();
 }
