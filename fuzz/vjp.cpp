@@ -190,7 +190,7 @@ Verdict compare_exact(const Expr& back, const Expr& fwd, const std::vector<Ratio
   const ExactDomain d;
   const auto s = both_sides(d, back, fwd, dy, v, seeds);
   if (!s.events.empty()) return Verdict::discard("Lean's total division or root at this point (not differentiable): " + joined(s.events));
-  if (s.lhs == s.rhs) return Verdict::pass();
+  if (s.lhs == s.rhs) return {Verdict::Status::Pass, "exact: both sides " + d.to_string(s.lhs)};
   return Verdict::fail("exact: <back(dy), v> = " + d.to_string(s.lhs) + " but <dy, J v> = " + d.to_string(s.rhs));
 }
 
@@ -202,11 +202,15 @@ Verdict compare_interval(const Expr& back, const Expr& fwd, const std::vector<Ra
   const auto s = both_sides(d, back, fwd, dy, v, seeds);
   if (!s.events.empty()) return Verdict::discard("Lean's total division or root at this point (not differentiable): " + joined(s.events));
   const std::string shown = "<back(dy), v> in " + d.to_string(s.lhs) + ", <dy, J v> in " + d.to_string(s.rhs);
-  for (const auto* side : {&s.lhs, &s.rhs})
-    if (IntervalDomain::width(*side) > std::ldexp(1.0, -80) * std::max(1.0, std::fabs(d.to_double(*side))))
-      return Verdict::discard("interval:128 enclosures too wide to decide: " + shown);
+  double widest = 0;
+  for (const auto* side : {&s.lhs, &s.rhs}) {
+    const double relative = IntervalDomain::width(*side) / std::max(1.0, std::fabs(d.to_double(*side)));
+    if (relative > std::ldexp(1.0, -80)) return Verdict::discard("interval:128 enclosures too wide to decide: " + shown);
+    widest = std::max(widest, relative);
+  }
   const bool apart = d.compare(CompareDirection::LT, s.lhs, s.rhs) == Tri::True || d.compare(CompareDirection::GT, s.lhs, s.rhs) == Tri::True;
-  return apart ? Verdict::fail("interval:128: the enclosures are disjoint: " + shown) : Verdict::pass();
+  if (apart) return Verdict::fail("interval:128: the enclosures are disjoint: " + shown);
+  return {Verdict::Status::Pass, "interval:128: the enclosures overlap, relative width at most " + std::to_string(widest) + ": " + shown};
 }
 
 }  // namespace
@@ -277,6 +281,8 @@ Verdict check_vjp(const Instance& inst, VjpSide side) {
   const Expr& b = judged ? *judged : back;
   try {
     return compare_exact(b, *fwd, dy, v, seeds);
+  } catch (const ExprError& e) {  // a drawn shape the row's den does not admit (a stride that does not divide, say)
+    return Verdict::discard(std::string("shape not admitted by den: ") + e.what());
   } catch (const DomainError& e) {
     const std::string what = e.what();
     if (contains_text(what, "not differentiable")) return Verdict::discard(what);
