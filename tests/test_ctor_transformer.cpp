@@ -9,6 +9,9 @@
 #include "ast/lift.hpp"
 #include "ast/mlir_parse.hpp"
 #include "interp/den.hpp"
+#include "interp/program_inputs.hpp"
+#include "oracle/program_agree.hpp"
+#include "oracle/text_case.hpp"
 #include "tests/expr_support.hpp"
 #include "tests/support.hpp"
 
@@ -36,6 +39,32 @@ bool inside(const ExprPtr& e, std::size_t i, double hand) {
 }
 
 ExprPtr u(const Strings& v) { return leaf("%u", v); }
+
+// A node whose real fields hold a fixed pattern of small rationals ((i mod 5) - 2) / 4, eps
+// and lr those of their literals (1/4 and 1/2): the values do not matter to `agree`, which
+// evaluates den on the text's own inputs.
+ExprPtr filled(const char* ctor, Nats nats, std::vector<ExprPtr> kids, std::map<std::string, std::string> strings = {}) {
+  Expr e;
+  e.spec = find_constructor(ctor);
+  e.nats = std::move(nats);
+  for (const char* f : e.spec->strings)  // SSA names unique to the node: "%wName_denseRowF"
+    strings.emplace(f, std::string(f) == "epsStr" ? "0.25" : std::string(f) == "lrStr" ? "0.5" : std::string("%") + f + "_" + ctor);
+  e.strings = std::move(strings);
+  for (const auto& f : e.spec->reals) {
+    auto& v = e.reals[f.name];
+    const auto n = eval_length(f.length, e.nats);
+    for (std::int64_t i = 0; i < n; ++i)
+      v.push_back(std::string(f.name) == "eps" ? Rational(1, 4) : std::string(f.name) == "lr" ? Rational(1, 2) : Rational(i % 5 - 2, 4));
+  }
+  e.children = std::move(kids);
+  return make_expr(std::move(e));
+}
+
+ProgramAgreement agree_f64(const std::string& text, const std::string& run_text) {
+  const Module m = parse_module(text, "block.mlir"), run = parse_module(run_text, "block.mlir");
+  const auto in = random_inputs(m.function, 7, 1, -1, 1);
+  return agree_program(m, F64Domain{}, npy_values(F64Domain{}, m.function, in), 1, &run);
+}
 ExprPtr w(const Strings& v) { return leaf("%w", v); }
 
 }  // namespace
@@ -270,4 +299,47 @@ TEST_CASE("transformer: patch embedding's text names hp = H/P and the dilated ex
   CHECK(l.render.items[0].expr->spec->id == Ctor::patchEmbedWeightSgd);
   CHECK(l.render.items[0].expr->nat("tk") == 6);
   CHECK(l.render.items[0].expr->nat("P") == 2);
+}
+
+TEST_CASE("transformer: a small attention block and its backward agree with their text in f64", "[ctor-transformer][agree]") {
+  // Forward: a 4 x 4 image in 2 x 2 patches (tk = 4, D = 2), layer norm, Q = K = V from one
+  // row-wise dense, head 1 of 2, Q K^T, row softmax, times V, row scale and bias, class row.
+  const ExprPtr img = leaf("%img", Strings(16, "0"));
+  const ExprPtr emb = filled("patchEmbedF", {{"ic", 1}, {"H", 4}, {"W", 4}, {"P", 2}, {"tk", 4}, {"D", 2}}, {img});
+  const ExprPtr ln = filled("lnRowF", {{"m", 5}, {"n", 2}}, {emb});
+  const ExprPtr qkv = filled("denseRowF", {{"tk", 5}, {"a", 2}, {"c", 4}}, {ln});
+  const ExprPtr q = filled("headSliceF", {{"tk", 5}, {"heads", 2}, {"d", 2}, {"head", 1}}, {qkv});
+  const ExprPtr kt = filled("transposeF", {{"m", 5}, {"n", 2}}, {leaf("%k", Strings(10, "0"))});
+  const ExprPtr scores = filled("softmaxRowF", {{"m", 5}, {"n", 5}}, {filled("matmulF", {{"m", 5}, {"k", 2}, {"n", 5}}, {q, kt})});
+  const ExprPtr out = filled("matmulF", {{"m", 5}, {"k", 5}, {"n", 2}}, {scores, leaf("%vv", Strings(10, "0"))});
+  const ExprPtr fwd = filled("clsSliceF", {{"tk", 4}, {"D", 2}},
+                             {filled("rowBiasF", {{"m", 5}, {"n", 2}}, {filled("rowScaleF", {{"m", 5}, {"n", 2}}, {out})})});
+  const std::string text = text_case(*fwd).text;
+  const auto a = agree_f64(text, text);
+  INFO(format_agreement(a));
+  CHECK(a.pass());
+  CHECK(a.compared == 11);
+  // Control: the softmax's exponential becomes a logistic in the text that runs.
+  std::string wrong = text;
+  wrong.replace(wrong.find("stablehlo.exponential"), 21, "stablehlo.logistic");
+  CHECK_FALSE(agree_f64(text, wrong).pass());
+
+  // Backward: the cotangent through the softmax, layer norm and GELU VJPs and the row dense
+  // input VJP, then the row-dense, vector-LN gamma and layer-scale gamma updates.
+  const ExprPtr dy = leaf("%dy", Strings(20, "0"));
+  const ExprPtr back = filled("denseRowBack", {{"tk", 5}, {"a", 2}, {"c", 4}},
+                              {filled("lnRowBack", {{"m", 5}, {"n", 4}}, {filled("softmaxRowBack", {{"m", 5}, {"n", 4}}, {filled("geluBack", {{"n", 20}}, {dy})})})});
+  const std::string back_text = text_case(*filled("veclnGammaSgd", {{"tk", 5}, {"D", 2}}, {back})).text;
+  const auto b = agree_f64(back_text, back_text);
+  INFO(format_agreement(b));
+  CHECK(b.pass());
+  CHECK(b.compared == 5);
+  std::string wrong_back = back_text;
+  wrong_back.replace(wrong_back.find("dense<0.134145>"), 15, "dense<0.144145>");  // GELU's 3 x 0.044715
+  CHECK_FALSE(agree_f64(back_text, wrong_back).pass());
+  const std::string sgd_text =
+      text_case(*filled("rowDenseWeightSgd", {{"tk", 5}, {"a", 3}, {"c", 4}}, {dy})).text;
+  CHECK(agree_f64(sgd_text, sgd_text).pass());
+  const std::string ls_text = text_case(*filled("layerScaleChGammaSgd", {{"c", 2}, {"h", 2}, {"w", 5}}, {dy})).text;
+  CHECK(agree_f64(ls_text, ls_text).pass());
 }
