@@ -84,7 +84,7 @@ TEST_CASE("transformer: row-wise dense over tokens, its input VJP and their batc
   CHECK(den_exact(node("denseRowF", {{"tk", 2}, {"a", 2}, {"c", 2}}, {{"W", {"1", "0", "2", "1"}}, {"b", {"0", "0"}}}, {tokens})) != back);
 }
 
-TEST_CASE("transformer: row-dense gradients sum over the rows (and the examples); SGD is theta - lr grad", "[ctor-transformer]") {
+TEST_CASE("transformer: row-dense gradients sum over the rows (and the examples), SGD is theta - lr grad", "[ctor-transformer]") {
   const Reals x = {{"x", {"1", "2", "3", "4"}}};  // rows [1,2], [3,4]
   const ExprPtr dy = u({"1", "0", "0", "1"});     // rows [1,0], [0,1]
   const Strings G = {"1", "3", "2", "4"};          // G[i,j] = sum_r x[r,i] dy[r,j]
@@ -241,7 +241,7 @@ TEST_CASE("convnext: row scale and bias, layer scale and its gamma gradient, GEL
   CHECK(inside(node("batchOp/gelu", {{"N", 2}, {"n", 1}}, {}, {u({"1", "0"})}), 0, 0.8411919906082768));
 }
 
-TEST_CASE("regularisers: drop-path scales each example, dropout each element; ones are the identity", "[ctor-transformer]") {
+TEST_CASE("regularisers: drop-path scales each example, dropout each element, ones are the identity", "[ctor-transformer]") {
   const ExprPtr x = u({"1", "2", "3", "4"});
   CHECK(den_exact(node("dropPathB", {{"N", 2}, {"n", 2}}, {{"s", {"0", "2"}}}, {x})) == Strings{"0", "0", "6", "8"});
   CHECK(den_exact(node("dropPathB", {{"N", 2}, {"n", 2}}, {{"s", {"1", "1"}}}, {x})) == Strings{"1", "2", "3", "4"});
