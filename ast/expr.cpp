@@ -1,5 +1,6 @@
 #include "ast/expr.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace shlo {
@@ -41,23 +42,71 @@ const CtorSpec* find_constructor(const std::string& name) {
   return nullptr;
 }
 
-std::int64_t eval_length(const std::string& expr, const std::map<std::string, std::int64_t>& nats) {
-  std::int64_t value = 1;
-  std::size_t i = 0;
-  while (i < expr.size()) {
-    std::size_t j = expr.find('*', i);
-    if (j == std::string::npos) j = expr.size();
-    const std::string factor = expr.substr(i, j - i);
-    if (!factor.empty() && std::isdigit(static_cast<unsigned char>(factor[0]))) {
-      value *= std::stoll(factor);
-    } else {
-      auto it = nats.find(factor);
-      if (it == nats.end()) throw ExprError("length expression '" + expr + "' uses '" + factor + "', which is not set");
-      value *= it->second;
-    }
-    i = j + 1;
+namespace {
+
+// A recursive-descent reader of length expressions: sums of products of factors, a factor a
+// number, a shape parameter or a parenthesised expression. Lean's natural arithmetic: a - b is
+// 0 when b > a, a / b is 0 when b = 0 (the ViT rows need "(tk+1)*D", "H/P", "W-(P-1)").
+class LengthReader {
+ public:
+  LengthReader(const std::string& expr, const std::map<std::string, std::int64_t>& nats) : expr_(expr), nats_(nats) {}
+  std::int64_t read() {
+    const std::int64_t v = sum();
+    if (pos_ != expr_.size()) bad("unexpected '" + expr_.substr(pos_, 1) + "'");
+    return v;
   }
-  return value;
+
+ private:
+  [[noreturn]] void bad(const std::string& what) const { throw ExprError("length expression '" + expr_ + "': " + what); }
+  bool eat(char c) {
+    if (pos_ < expr_.size() && expr_[pos_] == c) return ++pos_, true;
+    return false;
+  }
+  std::int64_t sum() {
+    std::int64_t v = product();
+    for (;;) {
+      if (eat('+')) v += product();
+      else if (eat('-')) v = std::max<std::int64_t>(0, v - product());
+      else return v;
+    }
+  }
+  std::int64_t product() {
+    std::int64_t v = factor();
+    for (;;) {
+      if (eat('*')) v *= factor();
+      else if (eat('/')) {
+        const std::int64_t q = factor();
+        v = q == 0 ? 0 : v / q;
+      } else {
+        return v;
+      }
+    }
+  }
+  std::int64_t factor() {
+    if (eat('(')) {
+      const std::int64_t v = sum();
+      if (!eat(')')) bad("a '(' without its ')'");
+      return v;
+    }
+    const std::size_t start = pos_;
+    while (pos_ < expr_.size() && (std::isalnum(static_cast<unsigned char>(expr_[pos_])) || expr_[pos_] == '_')) ++pos_;
+    const std::string word = expr_.substr(start, pos_ - start);
+    if (word.empty()) bad(pos_ < expr_.size() ? "unexpected '" + expr_.substr(pos_, 1) + "'" : "it ends too early");
+    if (std::isdigit(static_cast<unsigned char>(word[0]))) return std::stoll(word);
+    auto it = nats_.find(word);
+    if (it == nats_.end()) throw ExprError("length expression '" + expr_ + "' uses '" + word + "', which is not set");
+    return it->second;
+  }
+
+  const std::string& expr_;
+  const std::map<std::string, std::int64_t>& nats_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+std::int64_t eval_length(const std::string& expr, const std::map<std::string, std::int64_t>& nats) {
+  return LengthReader(expr, nats).read();
 }
 
 std::int64_t Expr::nat(const std::string& name) const {

@@ -154,7 +154,8 @@ ExprPtr make_expr(Expr e, bool values = true);
 ExprPtr make_skeleton(const std::string& ctor, std::map<std::string, std::int64_t> nats, std::vector<ExprPtr> kids,
                       std::map<std::string, std::string> strings = {}, std::vector<std::int64_t> ds = {}, std::int64_t R = 0);
 
-/// Evaluates a length expression ("m*n", "1") over the node's shape parameters.
+/// Evaluates a length expression ("m*n", "1", "(tk+1)*D", "H/P") over the node's shape parameters
+/// (natural arithmetic: a - b >= 0, a / 0 = 0).
 std::int64_t eval_length(const std::string& expr, const std::map<std::string, std::int64_t>& nats);
 
 }  // namespace shlo

@@ -53,8 +53,12 @@ void parse_line(const std::string& line, std::vector<TemplatePiece>& pieces, Tem
         const std::size_t j = line.find(')', i);
         pieces.push_back({dims ? K::Dims : K::Replicas, "", 0, "", {}});
         i = j + 1;
-      } else if (line[i + 1] == '(') {
-        const std::size_t j = line.find(')', i);
+      } else if (line[i + 1] == '(') {  // #(expr), expr may hold parentheses: "#((h+1)*d)"
+        std::size_t j = i + 2;
+        for (int depth = 1; j < line.size(); ++j) {
+          depth += line[j] == '(' ? 1 : line[j] == ')' ? -1 : 0;
+          if (depth == 0) break;
+        }
         pieces.push_back({K::Nat, line.substr(i + 2, j - i - 2), 0, "", {}});
         i = j + 1;
       } else {
@@ -124,13 +128,11 @@ void add_derived(std::map<std::string, std::int64_t>& nats) {
 bool eval_nat(const std::string& expr, const std::map<std::string, std::int64_t>& nats, std::int64_t& out) {
   std::map<std::string, std::int64_t> all = nats;
   add_derived(all);
-  const std::size_t minus = expr.find('-');  // only "R-1"
   try {
-    out = eval_length(minus == std::string::npos ? expr : expr.substr(0, minus), all);
+    out = eval_length(expr, all);
   } catch (const ExprError&) {
     return false;
   }
-  if (minus != std::string::npos) out -= std::stoll(expr.substr(minus + 1));
   return true;
 }
 
@@ -314,7 +316,60 @@ bool match_chunk(const TemplateChunk& chunk, std::string_view text, TemplateMatc
   return pos == text.size();
 }
 
+namespace {
+
+// The names an expression uses that `nats` does not bind yet.
+std::vector<std::string> unbound_names(const std::string& expr, const std::map<std::string, std::int64_t>& nats) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char ch : expr + " ") {
+    if (is_ident(ch)) {
+      cur += ch;
+      continue;
+    }
+    if (!cur.empty() && !std::isdigit(static_cast<unsigned char>(cur[0])) && !nats.count(cur) &&
+        std::find(out.begin(), out.end(), cur) == out.end())
+      out.push_back(cur);
+    cur.clear();
+  }
+  return out;
+}
+
+// A name printed only inside expressions ("tk" in T[B,tk+1,D], "head" in #(head*d)): solved from
+// an expression with one unknown, which the templates' expressions are monotone in, by
+// bisection; only a unique solution is taken (another expression may pin an ambiguous one).
+bool solve_for(TemplateMatch& m, const std::string& expr, const std::string& name, std::int64_t value) {
+  std::int64_t bound = value;
+  for (const auto& [n, v] : m.env.nats) bound = std::max(bound, v);
+  std::int64_t lo = 0, hi = 2 * bound + 2;
+  auto f = [&](std::int64_t x) {
+    auto nats = m.env.nats;
+    nats[name] = x;
+    std::int64_t v = 0;
+    return eval_nat(expr, nats, v) ? v : -1;
+  };
+  const bool increasing = f(lo) <= f(hi);
+  while (lo < hi) {  // the first x where f has reached `value` (from below or from above)
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (increasing ? f(mid) >= value : f(mid) <= value) hi = mid;
+    else lo = mid + 1;
+  }
+  if (f(lo) != value || f(lo + 1) == value) return false;  // none, or not unique yet ("(heads-1-h)*d" = 0)
+  m.env.nats[name] = lo;
+  return true;
+}
+
+}  // namespace
+
 bool finish_match(TemplateMatch& m) {
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (const auto& [expr, value] : m.deferred) {
+      if (expr == "#dims") continue;
+      const auto unknown = unbound_names(expr, m.env.nats);
+      if (unknown.size() == 1 && solve_for(m, expr, unknown[0], value)) progress = true;
+    }
+  }
   for (const auto& [expr, value] : m.deferred) {
     if (expr == "#dims") {
       if (static_cast<std::int64_t>(m.env.ds.size()) != value) return false;

@@ -67,10 +67,11 @@ struct TemplateMatch {
 
 /// Matches one chunk against the printed text of one instruction; false if it does not fit.
 bool match_chunk(const TemplateChunk& chunk, std::string_view text, TemplateMatch& m);
-/// Checks the deferred expressions and the derived pads (pH = (kH-1)/2).
+/// Solves names printed only inside expressions (one unknown at a time: "tk" from "tk+1"), then
+/// checks the deferred expressions and the derived pads (pH = (kH-1)/2).
 bool finish_match(TemplateMatch& m);
 
-/// Evaluates a product expression ("ic*h*w", "R") over nats; pH/pW derived from kH/kW.
+/// Evaluates a nat expression ("ic*h*w", "R-1", "(tk+1)*D") over nats; pH/pW derived from kH/kW.
 bool eval_nat(const std::string& expr, const std::map<std::string, std::int64_t>& nats, std::int64_t& out);
 
 }  // namespace shlo

@@ -361,7 +361,7 @@ std::vector<Property> make_catalogue() {
     return rc::gen::exec([] { return Instance{*rc::gen::arbitrary<bool>() ? *gen_expr(true) : *gen_batched_expr(true), json::object()}; });
   };
   auto expr_text_both = [] {
-    return rc::gen::exec([] { return Instance{*rc::gen::arbitrary<bool>() ? *gen_expr(true, true) : *gen_batched_expr(true), json::object()}; });
+    return rc::gen::exec([] { return Instance{*rc::gen::arbitrary<bool>() ? *gen_expr(true, true) : *gen_batched_expr(true, true), json::object()}; });
   };
   return {
       {"text.round_trip", "emit(e) parses and verifies, and print(parse(emit(e))) == emit(e)", "", expr_text_both,

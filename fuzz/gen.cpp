@@ -67,6 +67,143 @@ struct Step {
   Layout layout;
 };
 
+// ---- The ViT, ConvNeXt and regulariser rows (docs/lean/transformer-families.md) ----
+
+// A divisor of n >= 1, drawn (a row count that splits a per-example width into rows).
+std::int64_t draw_divisor(std::int64_t n) {
+  std::vector<std::int64_t> ds;
+  for (std::int64_t d = 1; d <= n; ++d)
+    if (n % d == 0) ds.push_back(d);
+  return *rc::gen::elementOf(ds);
+}
+
+// The rows of these families the generators draw: on an activation (kActivationRows; image:
+// also kImageRows), as the parameter step on top (kGradientRows), and in their batched forms.
+const std::vector<std::string> kActivationRows = {"denseRowF", "denseRowBack", "transposeF", "matmulF", "headSliceF", "headPadF",
+                                                  "clsSliceF", "clsPadF", "rowScaleF", "rowBiasF", "layerScaleF"};
+const std::vector<std::string> kActivationRowsIrrational = {"softmaxRowF", "softmaxRowBack", "lnRowF", "lnRowBack"};
+const std::vector<std::string> kImageRows = {"patchEmbedF", "layerScaleChF"};
+const std::vector<std::string> kBatchedRows = {"batchOp/denseRow", "batchOp/denseRowBack", "batchOp/transpose", "matmulFB", "batchOp/headSlice",
+                                               "batchOp/headPad", "batchOp/clsSlice", "batchOp/clsPad", "batchOp/rowScale", "batchOp/rowBias",
+                                               "dropPathB", "dropoutB"};
+const std::vector<std::string> kBatchedRowsIrrational = {"batchOp/softmaxRow", "softmaxRowBackB", "batchOp/lnRow", "lnRowBackB"};
+const std::vector<std::string> kBatchedImageRows = {"batchOp/patchEmbed", "batchOp/layerScaleCh"};
+const std::vector<std::string> kGeluRows = {"geluBack"}, kBatchedGeluRows = {"batchOp/gelu", "geluBackB"};
+const std::vector<std::string> kGradientRows = {"rowDenseWeightGrad", "rowDenseWeightSgd", "rowDenseBiasGrad", "rowDenseBiasSgd",
+                                                "patchEmbedBiasGrad", "patchEmbedBiasSgd", "posEmbedGrad", "posEmbedSgd",
+                                                "patchEmbedWeightGrad", "patchEmbedWeightSgd", "lnBetaGrad", "lnBetaSgd"};
+const std::vector<std::string> kGradientRowsIrrational = {"veclnGammaGrad", "veclnGammaSgd", "lnGammaGrad", "lnGammaSgd"};
+const std::vector<std::string> kImageGradientRows = {"layerScaleChGammaGrad", "layerScaleChGammaSgd"};
+const std::vector<std::string> kBatchedGradientRows = {"rowDenseWeightGradB", "rowDenseBiasGradB", "patchEmbedBiasGradB", "posEmbedGradB",
+                                                       "patchEmbedWeightGradB"};
+const std::vector<std::string> kBatchedGradientRowsIrrational = {"veclnGammaGradB"};
+const std::vector<std::string> kBatchedImageGradientRows = {"layerScaleChGammaGradB"};
+
+bool is_transformer_row(const std::string& op) {
+  for (const auto* list : {&kActivationRows, &kActivationRowsIrrational, &kImageRows, &kBatchedRows, &kBatchedRowsIrrational, &kBatchedImageRows,
+                           &kGeluRows, &kBatchedGeluRows, &kGradientRows, &kGradientRowsIrrational, &kImageGradientRows, &kBatchedGradientRows,
+                           &kBatchedGradientRowsIrrational, &kBatchedImageGradientRows})
+    if (std::find(list->begin(), list->end(), op) != list->end()) return true;
+  return false;
+}
+
+// One of these rows on a value of per-example width in.layout.width: N examples for a batched
+// row (its nat N), N = 0 for a per-example one. Shape parameters are drawn to fit the width
+// (rows x features, tokens + class row, heads); returns the node and the per-example layout after.
+Step transformer_step(Names& names, const std::string& op, Step in, std::int64_t N) {
+  const std::int64_t n = in.layout.width;
+  const Layout L = in.layout;
+  auto with_N = [N](std::map<std::string, std::int64_t> nats) {
+    if (N > 0) nats["N"] = N;
+    return nats;
+  };
+  auto one = [&](std::map<std::string, std::int64_t> nats, Layout out) {
+    return Step{plan(op.c_str(), with_N(std::move(nats)), {in.e}, strings_for(op.c_str(), names)), out};
+  };
+  const auto has = [&](std::initializer_list<const char*> names_) {
+    return std::any_of(names_.begin(), names_.end(), [&](const char* x) { return op == x; });
+  };
+  const std::int64_t small = *rc::gen::inRange<std::int64_t>(1, 4);
+  if (has({"denseRowF", "batchOp/denseRow"})) {
+    const std::int64_t tk = draw_divisor(n);
+    return one({{"tk", tk}, {"a", n / tk}, {"c", small}}, {tk * small});
+  }
+  if (has({"denseRowBack", "batchOp/denseRowBack"})) {
+    const std::int64_t tk = draw_divisor(n);
+    return one({{"tk", tk}, {"a", small}, {"c", n / tk}}, {tk * small});
+  }
+  if (has({"softmaxRowF", "batchOp/softmaxRow", "softmaxRowBack", "softmaxRowBackB", "lnRowF", "batchOp/lnRow", "lnRowBack", "lnRowBackB",
+           "rowScaleF", "batchOp/rowScale", "rowBiasF", "batchOp/rowBias", "transposeF", "batchOp/transpose"})) {
+    const std::int64_t m = draw_divisor(n);
+    return one({{"m", m}, {"n", n / m}}, {n});
+  }
+  if (has({"matmulF", "matmulFB"})) {
+    const std::int64_t m = draw_divisor(n), k = n / m;
+    ExprPtr right = leaf(names, std::max<std::int64_t>(N, 1) * k * small);
+    return {plan(op.c_str(), with_N({{"m", m}, {"k", k}, {"n", small}}), {in.e, right}), {m * small}};
+  }
+  if (has({"headSliceF", "batchOp/headSlice"})) {
+    const std::int64_t tk = draw_divisor(n), heads = draw_divisor(n / tk), d = n / tk / heads;
+    return one({{"tk", tk}, {"heads", heads}, {"d", d}, {"head", *rc::gen::inRange<std::int64_t>(0, heads)}}, {tk * d});
+  }
+  if (has({"headPadF", "batchOp/headPad"})) {
+    const std::int64_t tk = draw_divisor(n), heads = small;
+    return one({{"tk", tk}, {"heads", heads}, {"d", n / tk}, {"head", *rc::gen::inRange<std::int64_t>(0, heads)}}, {n * heads});
+  }
+  // The class-token rows with at least one patch row (at tk = 0 their text is headSliceF's and
+  // headPadF's at one head: both the identity).
+  if (has({"clsPadF", "batchOp/clsPad"})) return one({{"tk", small}, {"D", n}}, {(small + 1) * n});
+  if (has({"patchEmbedF", "batchOp/patchEmbed"})) {  // patches of P x P tiling the image: tk = (H/P)(W/P)
+    const std::int64_t P = L.h % 2 == 0 && L.w % 2 == 0 ? *rc::gen::element<std::int64_t>(1, 2) : 1, tk = (L.h / P) * (L.w / P);
+    return one({{"ic", L.c}, {"H", L.h}, {"W", L.w}, {"P", P}, {"tk", tk}, {"D", small}}, {(tk + 1) * small});
+  }
+  if (has({"layerScaleChF", "batchOp/layerScaleCh"})) return one({{"c", L.c}, {"h", L.h}, {"w", L.w}}, L);
+  if (has({"layerScaleF", "geluBack", "batchOp/gelu", "geluBackB", "dropPathB", "dropoutB"})) return one({{"n", n}}, L);
+  // Parameter gradients and their SGD (the result is the parameter).
+  if (has({"rowDenseWeightGrad", "rowDenseWeightSgd", "rowDenseWeightGradB"})) {
+    const std::int64_t tk = draw_divisor(n);
+    return one({{"tk", tk}, {"a", small}, {"c", n / tk}}, {small * (n / tk)});
+  }
+  if (has({"rowDenseBiasGrad", "rowDenseBiasSgd", "rowDenseBiasGradB"})) {
+    const std::int64_t tk = draw_divisor(n);
+    return one({{"tk", tk}, {"c", n / tk}}, {n / tk});
+  }
+  if (has({"veclnGammaGrad", "veclnGammaSgd", "veclnGammaGradB"})) {
+    const std::int64_t tk = draw_divisor(n);
+    return one({{"tk", tk}, {"D", n / tk}}, {n / tk});
+  }
+  if (has({"lnGammaGrad", "lnGammaSgd", "lnBetaGrad", "lnBetaSgd"})) return one({{"n", n}}, {1});
+  if (has({"posEmbedGrad", "posEmbedSgd", "posEmbedGradB"})) {
+    const std::int64_t D = draw_divisor(n);
+    return one({{"tk", n / D - 1}, {"D", D}}, {n});
+  }
+  // The class-token slice and the patch rows read their operand as (tk+1) x D with at least one
+  // patch: D a divisor of n/2 or less; the patch kernel's image is then 1 x tk with P = 1.
+  std::int64_t D = 1;
+  for (std::int64_t d = 1; 2 * d <= n; ++d)
+    if (n % d == 0 && *rc::gen::arbitrary<bool>()) D = d;
+  const std::int64_t tk = n / D - 1;
+  if (has({"clsSliceF", "batchOp/clsSlice"})) return one({{"tk", tk}, {"D", D}}, {D});
+  if (has({"patchEmbedBiasGrad", "patchEmbedBiasSgd", "patchEmbedBiasGradB"})) return one({{"tk", tk}, {"c", D}}, {D});
+  if (has({"patchEmbedWeightGrad", "patchEmbedWeightSgd", "patchEmbedWeightGradB"}))
+    return one({{"ic", small}, {"H", 1}, {"W", tk}, {"P", 1}, {"tk", tk}, {"D", D}}, {D * small});
+  // layerScaleChGammaGrad, layerScaleChGammaSgd, layerScaleChGammaGradB
+  return one({{"c", L.c}, {"h", L.h}, {"w", L.w}}, {L.c});
+}
+
+// The rows of `lists` that fit a value of this layout (the class-token slice and the patch
+// gradients need two tokens' worth).
+std::vector<std::string> transformer_rows(std::initializer_list<const std::vector<std::string>*> lists, const Layout& L) {
+  std::vector<std::string> out;
+  for (const auto* list : lists)
+    for (const auto& op : *list) {
+      const bool two_rows = op.find("patchEmbedWeight") != std::string::npos || op.find("patchEmbedBias") != std::string::npos ||
+                            op.find("clsSlice") != std::string::npos;
+      if (L.width >= 2 || !two_rows) out.push_back(op);
+    }
+  return out;
+}
+
 // One activation constructor on top of `in`.
 // geluF's text uses the decimal 0.7978845608028654 for sqrt(2/pi) (SHLO_SEMANTICS.md 7.9): den
 // and the text differ below f32 resolution, so it is generated only where values are not
@@ -86,7 +223,12 @@ Step grow(Names& names, Step in, bool transcendental) {
     ops.push_back("maxPoolBack");
     if (in.layout.h % 2 == 0 && in.layout.w % 2 == 0) ops.push_back("maxPoolF");
   }
+  for (const auto& row : transformer_rows({&kActivationRows}, in.layout)) ops.push_back(row);
+  if (transcendental) ops.insert(ops.end(), kActivationRowsIrrational.begin(), kActivationRowsIrrational.end());
+  if (transcendental && g_with_gelu) ops.insert(ops.end(), kGeluRows.begin(), kGeluRows.end());
+  if (in.layout.image()) ops.insert(ops.end(), kImageRows.begin(), kImageRows.end());
   const std::string op = *rc::gen::elementOf(ops);
+  if (is_transformer_row(op)) return transformer_step(names, op, in, 0);
   const std::int64_t n = in.layout.width;
   if (op == "dotIn") {
     const std::int64_t m2 = *rc::gen::inRange<std::int64_t>(1, 5);
@@ -143,7 +285,7 @@ Step activation(Names& names, bool transcendental) {
 }
 
 // A parameter gradient or SGD update on top of an activation (batch 1).
-Step parameter(Names& names, Step s) {
+Step parameter(Names& names, Step s, bool transcendental = false) {
   std::vector<std::string> ops = {"none", "weightGrad", "weightSgd", "biasGrad", "biasSgd"};
   if (s.layout.image()) {
     ops.push_back("convWeightGrad");
@@ -151,7 +293,11 @@ Step parameter(Names& names, Step s) {
     ops.push_back("convWeightSgd");
     ops.push_back("convBiasSgd");
   }
+  for (const auto& row : transformer_rows({&kGradientRows}, s.layout)) ops.push_back(row);
+  if (transcendental) ops.insert(ops.end(), kGradientRowsIrrational.begin(), kGradientRowsIrrational.end());
+  if (s.layout.image()) ops.insert(ops.end(), kImageGradientRows.begin(), kImageGradientRows.end());
   const std::string op = *rc::gen::elementOf(ops);
+  if (is_transformer_row(op)) return transformer_step(names, op, s, 0);
   const std::int64_t n = s.layout.width;
   if (op == "none") return s;
   if (op == "weightGrad" || op == "weightSgd") {
@@ -279,7 +425,17 @@ ExprPtr batched_chain(Names& names, bool transcendental) {
       if (L.h % 2 == 0 && L.w % 2 == 0) ops.push_back("batchOp/maxPool");
       if (transcendental) ops.insert(ops.end(), {"bnBatchF", "bnBatchBack"});
     }
+    for (const auto& row : transformer_rows({&kBatchedRows}, L)) ops.push_back(row);
+    if (transcendental) ops.insert(ops.end(), kBatchedRowsIrrational.begin(), kBatchedRowsIrrational.end());
+    if (transcendental && g_with_gelu) ops.insert(ops.end(), kBatchedGeluRows.begin(), kBatchedGeluRows.end());
+    if (L.image()) ops.insert(ops.end(), kBatchedImageRows.begin(), kBatchedImageRows.end());
     const std::string op = *rc::gen::elementOf(ops);
+    if (is_transformer_row(op)) {
+      Step s = transformer_step(names, op, {e, L}, N);
+      e = s.e;
+      L = s.layout;
+      continue;
+    }
     const std::int64_t n = L.width;
     if (op == "batchOp/dense") {
       const std::int64_t c = *rc::gen::inRange<std::int64_t>(1, 4);
@@ -313,8 +469,13 @@ ExprPtr batched_chain(Names& names, bool transcendental) {
     }
   }
   // The batched parameter gradients (explicit sums over the batch).
-  const std::string top = *rc::gen::elementOf(L.image() ? std::vector<std::string>{"none", "denseWeightGradB", "denseBiasGradB", "convWeightGradB", "convBiasGradB"}
-                                                       : std::vector<std::string>{"none", "denseWeightGradB", "denseBiasGradB"});
+  std::vector<std::string> tops = L.image() ? std::vector<std::string>{"none", "denseWeightGradB", "denseBiasGradB", "convWeightGradB", "convBiasGradB"}
+                                            : std::vector<std::string>{"none", "denseWeightGradB", "denseBiasGradB"};
+  for (const auto& row : transformer_rows({&kBatchedGradientRows}, L)) tops.push_back(row);
+  if (transcendental) tops.insert(tops.end(), kBatchedGradientRowsIrrational.begin(), kBatchedGradientRowsIrrational.end());
+  if (L.image()) tops.insert(tops.end(), kBatchedImageGradientRows.begin(), kBatchedImageGradientRows.end());
+  const std::string top = *rc::gen::elementOf(tops);
+  if (is_transformer_row(top)) return transformer_step(names, top, {e, L}, N).e;
   if (top == "denseWeightGradB")
     return plan(top.c_str(), {{"N", N}, {"a", *rc::gen::inRange<std::int64_t>(1, 4)}, {"c", L.width}}, {e}, strings_for(top.c_str(), names));
   if (top == "denseBiasGradB") return plan(top.c_str(), {{"N", N}, {"c", L.width}}, {e});
@@ -329,17 +490,20 @@ ExprPtr batched_chain(Names& names, bool transcendental) {
 
 }  // namespace
 
-rc::Gen<ExprPtr> gen_batched_expr(bool allow_transcendental) {
-  return rc::gen::exec([allow_transcendental] {
+rc::Gen<ExprPtr> gen_batched_expr(bool allow_transcendental, bool with_gelu) {
+  return rc::gen::exec([allow_transcendental, with_gelu] {
     Names names;
-    return *gen_values(batched_chain(names, allow_transcendental));
+    g_with_gelu = with_gelu;
+    ExprPtr plan_ = batched_chain(names, allow_transcendental);
+    g_with_gelu = false;
+    return *gen_values(plan_);
   });
 }
 
 rc::Gen<ExprPtr> gen_plan(bool allow_transcendental) {
   return rc::gen::exec([allow_transcendental] {
     Names names;
-    Step s = parameter(names, activation(names, allow_transcendental));
+    Step s = parameter(names, activation(names, allow_transcendental), allow_transcendental);
     if (s.e->spec->arity == Arity::Leaf) s = grow(names, s, allow_transcendental);  // something to print
     if (*rc::gen::inRange(0, 4) == 0) return optimizer(names, s.e, !allow_transcendental);
     return s.e;

@@ -25,8 +25,8 @@ rc::Gen<ExprPtr> gen_values(const ExprPtr& plan);
 rc::Gen<ExprPtr> gen_expr(bool allow_transcendental, bool with_gelu = false);
 
 /// An expression of the batched set (section 3.9) at N = B in 2..3, where den and the text
-/// agree.
-rc::Gen<ExprPtr> gen_batched_expr(bool allow_transcendental);
+/// agree (`with_gelu`: also the batched GELU rows, for the text properties, as gen_expr).
+rc::Gen<ExprPtr> gen_batched_expr(bool allow_transcendental, bool with_gelu = false);
 
 /// An SPMD family: allReduceMeanF over R (1..8) replicas of one plan, each with its own
 /// values, optionally under an optimizer tail (sgd, momentum, AdamW). `rational_tail`

@@ -13,6 +13,9 @@
 #include "interp/den/data_parallel.hpp"
 #include "interp/den/optimizer.hpp"
 #include "interp/den/sgd_gradients.hpp"
+#include "interp/den/vit.hpp"
+#include "interp/den/convnext.hpp"
+#include "interp/den/regularisers.hpp"
 
 namespace shlo {
 
