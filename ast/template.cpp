@@ -121,17 +121,26 @@ void add_derived(std::map<std::string, std::int64_t>& nats) {
 
 }  // namespace
 
+// Products joined by + and -, left to right, in natural arithmetic as the printer's (a - b is 0
+// when b > a): "R-1", "kH-1-pH", "2*h+2*pH+1-kH".
 bool eval_nat(const std::string& expr, const std::map<std::string, std::int64_t>& nats, std::int64_t& out) {
   std::map<std::string, std::int64_t> all = nats;
   add_derived(all);
-  const std::size_t minus = expr.find('-');  // only "R-1"
+  out = 0;
+  char sign = '+';
+  std::size_t start = 0;
   try {
-    out = eval_length(minus == std::string::npos ? expr : expr.substr(0, minus), all);
-  } catch (const ExprError&) {
+    for (;;) {
+      const std::size_t op = expr.find_first_of("+-", start);
+      const std::int64_t term = eval_length(expr.substr(start, op == std::string::npos ? std::string::npos : op - start), all);
+      out = sign == '+' ? out + term : std::max<std::int64_t>(out - term, 0);
+      if (op == std::string::npos) return true;
+      sign = expr[op];
+      start = op + 1;
+    }
+  } catch (const std::exception&) {  // an unknown name, or a malformed number
     return false;
   }
-  if (minus != std::string::npos) out -= std::stoll(expr.substr(minus + 1));
-  return true;
 }
 
 const Template& get_template(const std::string& name) {

@@ -70,7 +70,8 @@ bool match_chunk(const TemplateChunk& chunk, std::string_view text, TemplateMatc
 /// Checks the deferred expressions and the derived pads (pH = (kH-1)/2).
 bool finish_match(TemplateMatch& m);
 
-/// Evaluates a product expression ("ic*h*w", "R") over nats; pH/pW derived from kH/kW.
+/// Evaluates products joined by + and - ("ic*h*w", "R-1", "kH-1-pH") over nats, subtracting as
+/// naturals (never below 0); pH/pW derived from kH/kW.
 bool eval_nat(const std::string& expr, const std::map<std::string, std::int64_t>& nats, std::int64_t& out);
 
 }  // namespace shlo
