@@ -7,6 +7,7 @@
 #include "ast/lift.hpp"
 #include "ast/mlir_parse.hpp"
 #include "ast/skel.hpp"
+#include "ast/template.hpp"
 #include "interp/den.hpp"
 #include "oracle/agree.hpp"
 #include "oracle/text_case.hpp"
@@ -64,6 +65,28 @@ const Strings kFirstTap = {"1", "0", "0", "0", "0", "0", "0", "0", "0"};  // W[0
 const Strings kW1to9 = count_up(9);                                 // W[kh][kw] = 3kh + kw + 1
 
 }  // namespace
+
+TEST_CASE("conv: template expressions subtract as naturals, left to right", "[ctor-conv]") {
+  auto value = [](const std::string& expr, std::map<std::string, std::int64_t> nats) {
+    std::int64_t v = -1;
+    REQUIRE(eval_nat(expr, nats, v));
+    return v;
+  };
+  CHECK(value("R-1", {{"R", 4}}) == 3);
+  CHECK(value("kH-1-pH", {{"kH", 2}}) == 1);  // pH = 0: the 2x2 input VJP's low pad
+  CHECK(value("kH-1-pH", {{"kH", 3}}) == 1);
+  CHECK(value("pH-1", {{"kH", 1}}) == 0);     // natural: not -1
+  CHECK(value("pH+1", {{"kH", 5}}) == 3);
+  CHECK(value("4*h-3", {{"h", 2}}) == 5);
+  CHECK(value("kH-3-pH", {{"kH", 4}}) == 0);
+  // The weight gradients' upsampled extent: 2h for odd kernels, 2h - 1 for even ones.
+  CHECK(value("2*h+2*pH+1-kH", {{"h", 3}, {"kH", 3}}) == 6);
+  CHECK(value("2*h+2*pH+1-kH", {{"h", 3}, {"kH", 2}}) == 5);
+  CHECK(value("2*pH+2-kH", {{"kH", 4}}) == 0);
+  // Control: an unknown name is refused, not read as 0.
+  std::int64_t v = 0;
+  CHECK_FALSE(eval_nat("kH-q", {{"kH", 3}}, v));
+}
 
 TEST_CASE("strided conv: the forward, symmetric and XLA-SAME phases, by hand", "[ctor-conv]") {
   const auto x = leaf("%x", kImage4x4);
