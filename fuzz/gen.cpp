@@ -72,8 +72,7 @@ struct Step {
 // XLA-SAME forms need odd k >= 3, the stride-4 weight gradient the 4x4 stem), drawn by one
 // builder. Maps take an activation to an activation; gradients end a chain (per example at
 // B = 1, batched at N = B). Per-example depthwise forwards need c >= 2: at c = 1 they print
-// flatConvF's text, which the lifter reads as flatConvF. The per-example bias rows that print
-// convBiasGrad's or convBiasSgd's text are not drawn here, for the same reason.
+// flatConvF's text, which the lifter reads as flatConvF with other shape fields.
 struct ConvOp {
   const char* name;
   std::int64_t stride;
@@ -108,6 +107,10 @@ const std::vector<ConvOp> kConvGradients = {
     {"depthwiseStridedXlaWeightGradB", 2, true, true, {3}}, {"depthwiseBiasGradB", 1, true, true, {1, 3}},
     {"depthwiseStridedBiasGradB", 2, true, true, {1, 3}},   {"depthwiseStridedXlaBiasGradB", 2, true, true, {3}},
     {"depthwiseWeightSgdB", 1, true, true, {1, 3}},         {"depthwiseStridedWeightSgdB", 2, true, true, {1, 3}},
+    {"convStridedBiasGrad", 2, false, true, {1, 3}},        {"convStridedBiasSgd", 2, false, true, {1, 3}},
+    {"convStridedXlaBiasSgd", 2, false, true, {3}},         {"depthwiseBiasGrad", 1, true, true, {1, 3}},
+    {"depthwiseBiasSgd", 1, true, true, {1, 3}},            {"depthwiseStridedBiasSgd", 2, true, true, {1, 3}},
+    {"depthwiseStridedXlaBiasSgd", 2, true, true, {3}},
 };
 
 bool is_batched_row(const char* name) {
