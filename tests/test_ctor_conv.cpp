@@ -343,3 +343,39 @@ TEST_CASE("conv: every row's den equals the run of its emitted text; per-example
       CHECK(skel(*l.render.items[0].expr) == skel(*x));
     }
 }
+
+TEST_CASE("conv: the printer's programs lift to the convolution rows, as many as the notes count", "[ctor-conv][lift]") {
+  // conv-families.md section 4 (instances per template) and, for ConvNeXt, the 2x2/s2 downsample
+  // (even kernel: input VJP pad [1, 0], weight-gradient extent 2h - 1) and the 4x4/s4 stem.
+  SHLO_REQUIRE_ARTIFACTS(dir);
+  const std::vector<std::pair<std::string, std::map<std::string, int>>> expected = {
+      {"resnet34_train_step", {{"flatConvStridedF", 7}, {"convStridedBack", 6}, {"convStridedWeightSgd", 7}}},
+      {"resnet50_adam_train_step", {{"flatConvStridedF", 7}, {"convStridedBackBatched", 6}, {"convStridedWeightGrad", 7}}},
+      {"mobilenetv2_train_step",
+       {{"depthwiseF", 13}, {"depthwiseBack", 13}, {"depthwiseWeightSgd", 13}, {"depthwiseStridedF", 4}, {"depthwiseStridedBack", 4},
+        {"depthwiseStridedWeightSgd", 4}, {"flatConvStridedF", 1}, {"convStridedWeightSgd", 1}}},
+      {"mnv4_adam_train_step",
+       {{"depthwiseF", 27}, {"depthwiseBack", 27}, {"depthwiseWeightGrad", 27}, {"depthwiseStridedF", 3}, {"depthwiseStridedBack", 3},
+        {"depthwiseStridedWeightGradB", 3}, {"flatConvStridedF", 1}, {"flatConvStridedXlaF", 1}, {"convStridedBackBatched", 1},
+        {"convStridedWeightGrad", 1}, {"convStridedXlaWeightGradB", 1}}},
+      {"efficientnet_train_step",
+       {{"depthwiseF", 12}, {"depthwiseBack", 12}, {"depthwiseWeightSgd", 12}, {"depthwiseStridedF", 4}, {"depthwiseStridedBack", 4},
+        {"depthwiseStridedWeightSgd", 4}, {"flatConvStridedXlaF", 1}, {"convStridedXlaWeightSgd", 1}}},
+      {"convnext_train_step",
+       {{"flatConvStride4F", 1}, {"convStride4WeightGrad", 1}, {"flatConvStridedF", 3}, {"convStridedBack", 3}, {"convStridedWeightSgd", 3}}},
+  };
+  for (const auto& [file, counts] : expected) {
+    INFO(file);
+    const std::string text = read_file(dir + "/" + file + ".mlir");
+    REQUIRE_FALSE(text.empty());
+    const Lifted l = lift(parse_module(text, file));
+    for (const auto& [ctor, n] : counts) {
+      INFO(ctor);
+      CHECK((l.report.constructors.count(ctor) ? l.report.constructors.at(ctor) : 0) == n);
+    }
+  }
+  // The even-kernel weight gradient of ConvNeXt's downsample is printed with extent 2h - 1.
+  const std::string convnext = read_file(dir + "/convnext_train_step.mlir");
+  CHECK(convnext.find("high = [0, 0, 0, 0], interior = [0, 0, 1, 1] : (tensor<32x768x7x7xf32>, tensor<f32>) -> tensor<32x768x13x13xf32>") !=
+        std::string::npos);
+}
