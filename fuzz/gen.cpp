@@ -204,6 +204,98 @@ std::vector<std::string> transformer_rows(std::initializer_list<const std::vecto
   return out;
 }
 
+// The strided and depthwise convolutions (ast/ctors/strided_conv.def, depthwise.def), each with
+// the kernel sizes where the printer's text is den's (docs/lean/conv-families-conv.md: the
+// XLA-SAME forms need odd k >= 3, the stride-4 weight gradient the 4x4 stem), drawn by one
+// builder. Maps take an activation to an activation; gradients end a chain (per example at
+// B = 1, batched at N = B). Per-example depthwise forwards need c >= 2: at c = 1 they print
+// flatConvF's text, which the lifter reads as flatConvF with other shape fields.
+struct ConvOp {
+  const char* name;
+  std::int64_t stride;
+  bool depthwise, backward;
+  std::vector<std::int64_t> kernels;
+};
+
+const std::vector<ConvOp> kConvMaps = {
+    {"flatConvStridedF", 2, false, false, {1, 2, 3}},     {"flatConvStridedXlaF", 2, false, false, {3}},
+    {"flatConvStride4F", 4, false, false, {3, 4}},        {"convStridedBack", 2, false, true, {1, 2, 3}},
+    {"depthwiseF", 1, true, false, {1, 3}},               {"depthwiseStridedF", 2, true, false, {1, 3}},
+    {"depthwiseStridedXlaF", 2, true, false, {3}},        {"depthwiseBack", 1, true, true, {1, 3}},
+    {"depthwiseStridedBack", 2, true, true, {1, 3}},      {"depthwiseStridedXlaBack", 2, true, true, {3}},
+    {"batchOp/convStrided", 2, false, false, {1, 3}},     {"batchOp/convStridedXla", 2, false, false, {3}},
+    {"batchOp/convStride4", 4, false, false, {3, 4}},     {"convStridedBackBatched", 2, false, true, {1, 2, 3}},
+    {"batchOp/depthwise", 1, true, false, {1, 3}},        {"batchOp/depthwiseStrided", 2, true, false, {1, 3}},
+    {"batchOp/depthwiseStridedXla", 2, true, false, {3}}, {"depthwiseBackBatched", 1, true, true, {1, 3}},
+    {"depthwiseStridedBackBatched", 2, true, true, {1, 3}}, {"depthwiseStridedXlaBackBatched", 2, true, true, {3}},
+};
+
+const std::vector<ConvOp> kConvGradients = {
+    {"convStridedWeightGrad", 2, false, true, {1, 2, 3}},   {"convStridedWeightSgd", 2, false, true, {1, 2, 3}},
+    {"convStridedXlaWeightSgd", 2, false, true, {3}},       {"convStride4WeightGrad", 4, false, true, {4}},
+    {"depthwiseWeightGrad", 1, true, true, {1, 3}},         {"depthwiseWeightSgd", 1, true, true, {1, 3}},
+    {"depthwiseStridedWeightSgd", 2, true, true, {1, 3}},   {"depthwiseStridedXlaWeightSgd", 2, true, true, {3}},
+    {"convStridedWeightGradB", 2, false, true, {1, 2, 3}},  {"convStridedWeightSgdB", 2, false, true, {1, 2, 3}},
+    {"convStridedBiasGradB", 2, false, true, {1, 3}},       {"convStridedBiasSgdB", 2, false, true, {1, 3}},
+    {"convStridedXlaWeightGradB", 2, false, true, {3}},     {"convStridedXlaWeightSgdB", 2, false, true, {3}},
+    {"convStridedXlaBiasGradB", 2, false, true, {3}},       {"convWeightSgdB", 1, false, true, {1, 3}},
+    {"convBiasSgdB", 1, false, true, {1, 3}},               {"convStride4WeightGradB", 4, false, true, {4}},
+    {"depthwiseWeightGradB", 1, true, true, {1, 3}},        {"depthwiseStridedWeightGradB", 2, true, true, {1, 3}},
+    {"depthwiseStridedXlaWeightGradB", 2, true, true, {3}}, {"depthwiseBiasGradB", 1, true, true, {1, 3}},
+    {"depthwiseStridedBiasGradB", 2, true, true, {1, 3}},   {"depthwiseStridedXlaBiasGradB", 2, true, true, {3}},
+    {"depthwiseWeightSgdB", 1, true, true, {1, 3}},         {"depthwiseStridedWeightSgdB", 2, true, true, {1, 3}},
+    {"convStridedBiasGrad", 2, false, true, {1, 3}},        {"convStridedBiasSgd", 2, false, true, {1, 3}},
+    {"convStridedXlaBiasSgd", 2, false, true, {3}},         {"depthwiseBiasGrad", 1, true, true, {1, 3}},
+    {"depthwiseBiasSgd", 1, true, true, {1, 3}},            {"depthwiseStridedBiasSgd", 2, true, true, {1, 3}},
+    {"depthwiseStridedXlaBiasSgd", 2, true, true, {3}},
+};
+
+bool is_batched_row(const char* name) {
+  const auto& nats = find_constructor(name)->nats;
+  return std::any_of(nats.begin(), nats.end(), [](const char* n) { return std::string(n) == "N"; });
+}
+
+// The names of `ops` that apply to an image layout, per example or batched.
+std::vector<std::string> conv_names(const std::vector<ConvOp>& ops, const Layout& L, bool batched) {
+  std::vector<std::string> out;
+  for (const auto& op : ops) {
+    if (is_batched_row(op.name) != batched) continue;
+    if (!op.backward && (L.h % op.stride != 0 || L.w % op.stride != 0)) continue;
+    if (!op.backward && op.depthwise && !batched && L.c < 2) continue;
+    out.push_back(op.name);
+  }
+  return out;
+}
+
+const ConvOp* find_conv_op(const std::string& name) {
+  for (const auto* list : {&kConvMaps, &kConvGradients})
+    for (const auto& op : *list)
+      if (name == op.name) return &op;
+  return nullptr;
+}
+
+// One convolution node on `in` (an image layout; N = 0 per example). A forward reads the
+// stride-times-larger grid in.h x in.w; a backward or gradient reads its output's cotangent.
+Step conv_step(Names& names, const Step& in, const ConvOp& op, std::int64_t N, bool gradient) {
+  const Layout L = in.layout;
+  const std::int64_t k = *rc::gen::elementOf(op.kernels), other = *rc::gen::inRange<std::int64_t>(1, 3);
+  const std::int64_t h = op.backward ? L.h : L.h / op.stride, w = op.backward ? L.w : L.w / op.stride;
+  std::map<std::string, std::int64_t> nats = {{"h", h}, {"w", w}, {"kH", k}, {"kW", k}};
+  std::int64_t out_c = L.c;
+  if (op.depthwise) {
+    nats["c"] = L.c;
+  } else {
+    out_c = other;  // the forward's output channels, or the backward's input channels
+    nats["ic"] = op.backward ? other : L.c;
+    nats["oc"] = op.backward ? L.c : other;
+  }
+  if (N > 0) nats["N"] = N;
+  ExprPtr e = plan(op.name, nats, {in.e}, strings_for(op.name, names));
+  const std::int64_t s = op.backward ? op.stride : 1, oh = op.backward ? s * h : h, ow = op.backward ? s * w : w;
+  if (gradient) return {e, {e->length()}};  // parameter-shaped: the end of a chain
+  return {e, {out_c * oh * ow, out_c, oh, ow}};
+}
+
 // One activation constructor on top of `in`.
 // geluF's text uses the decimal 0.7978845608028654 for sqrt(2/pi) (SHLO_SEMANTICS.md 7.9): den
 // and the text differ below f32 resolution, so it is generated only where values are not
@@ -222,6 +314,8 @@ Step grow(Names& names, Step in, bool transcendental) {
     ops.push_back("convBack");
     ops.push_back("maxPoolBack");
     if (in.layout.h % 2 == 0 && in.layout.w % 2 == 0) ops.push_back("maxPoolF");
+    const auto conv = conv_names(kConvMaps, in.layout, false);
+    ops.insert(ops.end(), conv.begin(), conv.end());
   }
   for (const auto& row : transformer_rows({&kActivationRows}, in.layout)) ops.push_back(row);
   if (transcendental) ops.insert(ops.end(), kActivationRowsIrrational.begin(), kActivationRowsIrrational.end());
@@ -229,6 +323,7 @@ Step grow(Names& names, Step in, bool transcendental) {
   if (in.layout.image()) ops.insert(ops.end(), kImageRows.begin(), kImageRows.end());
   const std::string op = *rc::gen::elementOf(ops);
   if (is_transformer_row(op)) return transformer_step(names, op, in, 0);
+  if (const ConvOp* conv = find_conv_op(op)) return conv_step(names, in, *conv, 0, false);
   const std::int64_t n = in.layout.width;
   if (op == "dotIn") {
     const std::int64_t m2 = *rc::gen::inRange<std::int64_t>(1, 5);
@@ -272,8 +367,8 @@ Step grow(Names& names, Step in, bool transcendental) {
 Step activation(Names& names, bool transcendental) {
   Layout start;
   if (*rc::gen::arbitrary<bool>()) {
-    const std::int64_t c = *rc::gen::inRange<std::int64_t>(1, 3), h = *rc::gen::element<std::int64_t>(1, 2),
-                       w = *rc::gen::element<std::int64_t>(1, 2);
+    const std::int64_t c = *rc::gen::inRange<std::int64_t>(1, 3), h = *rc::gen::element<std::int64_t>(1, 2, 4),
+                       w = *rc::gen::element<std::int64_t>(1, 2, 4);
     start = {c * h * w, c, h, w};
   } else {
     start = {*rc::gen::inRange<std::int64_t>(1, 5)};
@@ -292,12 +387,15 @@ Step parameter(Names& names, Step s, bool transcendental = false) {
     ops.push_back("convBiasGrad");
     ops.push_back("convWeightSgd");
     ops.push_back("convBiasSgd");
+    const auto conv = conv_names(kConvGradients, s.layout, false);
+    ops.insert(ops.end(), conv.begin(), conv.end());
   }
   for (const auto& row : transformer_rows({&kGradientRows}, s.layout)) ops.push_back(row);
   if (transcendental) ops.insert(ops.end(), kGradientRowsIrrational.begin(), kGradientRowsIrrational.end());
   if (s.layout.image()) ops.insert(ops.end(), kImageGradientRows.begin(), kImageGradientRows.end());
   const std::string op = *rc::gen::elementOf(ops);
   if (is_transformer_row(op)) return transformer_step(names, op, s, 0);
+  if (const ConvOp* conv = find_conv_op(op)) return conv_step(names, s, *conv, 0, true);
   const std::int64_t n = s.layout.width;
   if (op == "none") return s;
   if (op == "weightGrad" || op == "weightSgd") {
@@ -410,7 +508,7 @@ ExprPtr batched_chain(Names& names, bool transcendental) {
   const std::int64_t N = *rc::gen::inRange<std::int64_t>(2, 4);
   Layout L;
   if (*rc::gen::arbitrary<bool>()) {
-    const std::int64_t c = *rc::gen::inRange<std::int64_t>(1, 3), h = *rc::gen::element<std::int64_t>(1, 2), w = *rc::gen::element<std::int64_t>(1, 2);
+    const std::int64_t c = *rc::gen::inRange<std::int64_t>(1, 3), h = *rc::gen::element<std::int64_t>(1, 2, 4), w = *rc::gen::element<std::int64_t>(1, 2, 4);
     L = {c * h * w, c, h, w};
   } else {
     L = {*rc::gen::inRange<std::int64_t>(1, 4)};
@@ -424,6 +522,8 @@ ExprPtr batched_chain(Names& names, bool transcendental) {
       ops.insert(ops.end(), {"batchOp/conv", "maxPoolBackB", "convBackBatched"});
       if (L.h % 2 == 0 && L.w % 2 == 0) ops.push_back("batchOp/maxPool");
       if (transcendental) ops.insert(ops.end(), {"bnBatchF", "bnBatchBack"});
+      const auto conv = conv_names(kConvMaps, L, true);
+      ops.insert(ops.end(), conv.begin(), conv.end());
     }
     for (const auto& row : transformer_rows({&kBatchedRows}, L)) ops.push_back(row);
     if (transcendental) ops.insert(ops.end(), kBatchedRowsIrrational.begin(), kBatchedRowsIrrational.end());
@@ -437,6 +537,12 @@ ExprPtr batched_chain(Names& names, bool transcendental) {
       continue;
     }
     const std::int64_t n = L.width;
+    if (const ConvOp* conv = find_conv_op(op)) {
+      const Step next = conv_step(names, {e, L}, *conv, N, false);
+      e = next.e;
+      L = next.layout;
+      continue;
+    }
     if (op == "batchOp/dense") {
       const std::int64_t c = *rc::gen::inRange<std::int64_t>(1, 4);
       e = plan(op.c_str(), {{"N", N}, {"a", n}, {"c", c}}, {e}, strings_for(op.c_str(), names));
@@ -474,8 +580,13 @@ ExprPtr batched_chain(Names& names, bool transcendental) {
   for (const auto& row : transformer_rows({&kBatchedGradientRows}, L)) tops.push_back(row);
   if (transcendental) tops.insert(tops.end(), kBatchedGradientRowsIrrational.begin(), kBatchedGradientRowsIrrational.end());
   if (L.image()) tops.insert(tops.end(), kBatchedImageGradientRows.begin(), kBatchedImageGradientRows.end());
+  if (L.image()) {
+    const auto conv = conv_names(kConvGradients, L, true);
+    tops.insert(tops.end(), conv.begin(), conv.end());
+  }
   const std::string top = *rc::gen::elementOf(tops);
   if (is_transformer_row(top)) return transformer_step(names, top, {e, L}, N).e;
+  if (const ConvOp* conv = find_conv_op(top)) return conv_step(names, {e, L}, *conv, N, true).e;
   if (top == "denseWeightGradB")
     return plan(top.c_str(), {{"N", N}, {"a", *rc::gen::inRange<std::int64_t>(1, 4)}, {"c", L.width}}, {e}, strings_for(top.c_str(), names));
   if (top == "denseBiasGradB") return plan(top.c_str(), {{"N", N}, {"c", L.width}}, {e});

@@ -16,6 +16,8 @@
 #include "interp/den/vit.hpp"
 #include "interp/den/convnext.hpp"
 #include "interp/den/regularisers.hpp"
+#include "interp/den/strided_conv.hpp"
+#include "interp/den/depthwise.hpp"
 
 namespace shlo {
 

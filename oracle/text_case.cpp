@@ -99,7 +99,8 @@ std::int64_t family_size(const Expr& e) {
 }
 
 // The printer's B: the N of a batched constructor (they are compared at N = B), else 1. Some
-// per-example rows print a batched token too (rowDenseWeightSgd, ...): no N, batch 1.
+// per-example rows print a `batched` token without N (rowDenseWeightSgd, depthwiseWeightGrad, ...):
+// B = 1 there.
 std::int64_t batch_of(const Expr& e) {
   if ((e.spec->token == std::string("batched") || e.spec->token == std::string("batched2")) && e.nats.count("N")) return e.nat("N");
   for (const auto& c : e.children)
