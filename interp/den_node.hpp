@@ -76,4 +76,19 @@ struct Node {
   }
 };
 
+/// How many examples a row describes: N for a batched row, 1 for a per-example one (the
+/// per-example and batched rows of a family share one kernel through it).
+template <class D>
+std::int64_t examples(const Node<D>& nd) {
+  return nd.e.nats.count("N") ? nd.n("N") : 1;
+}
+
+/// theta - lr * grad, the fused SGD step of every parameter row (`theta_field` names the real field).
+template <class D>
+Vec<D> sgd_step(const Node<D>& nd, const char* theta_field, const Vec<D>& grad) {
+  const auto theta = nd.real(theta_field);
+  const auto lr = nd.scalar("lr");
+  return nd.map(static_cast<std::int64_t>(grad.size()), [&](std::size_t i) { return nd.d.sub(theta[i], nd.d.mul(lr, grad[i])); });
+}
+
 }  // namespace shlo::den_detail

@@ -109,11 +109,6 @@ void conv_bias_vjp_add(const D& d, const ConvGeometry& g, const Vec<D>& Dy, std:
 
 // ---- The rows' dens, generic over per-example (no N) and batched (N examples) rows. ----
 
-template <class D>
-std::int64_t examples(const Node<D>& nd) {
-  return nd.e.nats.count("N") ? nd.n("N") : 1;
-}
-
 /// The forward map on each example: kernel field W, bias field `bias_field` ("b" or "bias").
 template <class D>
 Vec<D> conv_forward_den(const Node<D>& nd, ConvVariant v, const char* bias_field) {
@@ -157,14 +152,6 @@ Vec<D> conv_bias_grad_den(const Node<D>& nd, ConvVariant v) {
   Vec<D> G(static_cast<std::size_t>(g.out_c), nd.num(0));
   for (std::int64_t ex = 0; ex < examples(nd); ++ex) conv_bias_vjp_add(nd.d, g, nd.u(), ex * g.out_size(), G);
   return G;
-}
-
-/// The fused update theta - lr * grad (theta the real field `theta_field`).
-template <class D>
-Vec<D> sgd_step(const Node<D>& nd, const char* theta_field, const Vec<D>& grad) {
-  const auto theta = nd.real(theta_field);
-  const auto lr = nd.scalar("lr");
-  return nd.map(static_cast<std::int64_t>(grad.size()), [&](std::size_t i) { return nd.d.sub(theta[i], nd.d.mul(lr, grad[i])); });
 }
 
 }  // namespace shlo::den_detail

@@ -8,21 +8,7 @@
 
 namespace shlo::den_detail {
 
-/// How many examples a row describes: N for a batched row, 1 for a per-example one.
-template <class D>
-std::int64_t examples(const Node<D>& nd) {
-  return nd.e.nats.count("N") ? nd.n("N") : 1;
-}
-
 inline std::size_t vit_at(std::int64_t i) { return static_cast<std::size_t>(i); }
-
-/// theta - lr * g, the fused SGD step of every parameter row (`theta` names the real field).
-template <class D>
-Vec<D> sgd_step(const Node<D>& nd, const char* theta, const Vec<D>& g) {
-  const auto th = nd.real(theta);
-  const auto lr = nd.scalar("lr");
-  return nd.map(static_cast<std::int64_t>(g.size()), [&](std::size_t i) { return nd.d.sub(th[i], nd.d.mul(lr, g[i])); });
-}
 
 // ---- row-wise dense over tokens: every row r of every example through the same layer ----
 
