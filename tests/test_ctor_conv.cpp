@@ -284,7 +284,7 @@ TEST_CASE("conv: the printed text of small cases is the notes' template", "[ctor
   CHECK(dw.find("    %v8 = stablehlo.subtract %W, %v7 : tensor<32x1x3x3xf32>\n") != std::string::npos);
 }
 
-TEST_CASE("conv: every row's den equals the run of its emitted text; per-example rows lift back", "[ctor-conv]") {
+TEST_CASE("conv: every row's den equals the run of its emitted text, and the canonical rows lift back", "[ctor-conv]") {
   // Kernels where the printer's text is den's (odd, >= 3 for the XLA and stride-4 forms; the
   // stride-2 input VJP and weight gradients also for even kernels). Parameter rows at B = 1,
   // batched rows at N = B = 2.
