@@ -65,7 +65,9 @@ struct Collector {
       // A parameter-shaped binary node (gradSumSqAccF, clipScaleF, lambScaleF) reads a rank-0
       // scalar on the left.
       const bool scalar_left = e.spec->has_ds && e.spec->arity == Arity::Binary && k == 0;
+      const bool typed = k < e.spec->child_types.size() && e.spec->child_types[k] != nullptr;
       const std::string t = scalar_left ? "tensor<f32>"
+                            : typed ? type_text(e.spec->child_types[k], e, batch)
                             : !child_type.empty() ? child_type
                                                   : "tensor<" + std::to_string(batch) + "x" + std::to_string(child.length() / batch) + "xf32>";
       if (e.spec->arity == Arity::Family) {
@@ -100,7 +102,7 @@ std::int64_t family_size(const Expr& e) {
 
 // The printer's B: the N of a batched constructor (they are compared at N = B), else 1.
 std::int64_t batch_of(const Expr& e) {
-  if (e.spec->token == std::string("batched") || e.spec->token == std::string("batched2")) return e.nat("N");
+  if ((e.spec->token == std::string("batched") || e.spec->token == std::string("batched2")) && e.nats.count("N")) return e.nat("N");
   for (const auto& c : e.children)
     if (auto b = batch_of(*c); b > 1) return b;
   return 1;
