@@ -183,7 +183,7 @@ TEST_CASE("den of the reduced-precision constructors on hand values, with and wi
   CHECK(den_strings(back, RoundingModel::NearestEven) == Strings{"11/32", "1"});
 }
 
-TEST_CASE("reduced precision: den with the rounding equals the text run exactly; without it, it does not", "[den][lowprec][property]") {
+TEST_CASE("reduced precision: den with the rounding equals the text run exactly, and without it does not", "[den][lowprec][property]") {
   struct Case {
     const char* ctor;
     bool batched;

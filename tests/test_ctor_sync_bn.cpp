@@ -90,7 +90,7 @@ TEST_CASE("sync BN: den equals the text (every row), at N = B", "[den][syncbn]")
   }
 }
 
-TEST_CASE("sync BN on R replicas equals batch BN over the concatenated batch; per-replica BN does not", "[syncbn][theorem]") {
+TEST_CASE("sync BN on R replicas equals batch BN over the concatenated batch, and per-replica BN does not", "[syncbn][theorem]") {
   // The exact witness: shards {0, 2} and {4, 6} (N = 1, h*w = 2). Global mean 3, variance 5;
   // eps = 5/4 makes var + eps = 25/4 globally and 9/4 per shard: every value rational.
   const std::vector<std::vector<Rational>> shards = {rationals({0, 2}), rationals({4, 6})};
