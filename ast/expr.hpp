@@ -108,6 +108,10 @@ struct CtorSpec {
   std::vector<TextInput> inputs{};
   // The generator's recipe for literal string fields (other string fields are fresh names).
   std::vector<LiteralField> literals{};
+  // The oracle's text case: the type (template notation) where the text reads each child, for a
+  // child that is not an activation of the printer's batch (the default, T[B, length/B]): a
+  // per-channel statistics operand, "T[2*oc]".
+  Fields child_types{};
 
   // Derived from the row once (ast/expr.cpp), read by the generic code.
   Fields skel_strings{};

@@ -78,10 +78,10 @@ class Parser {
     std::int64_t elements = 1;  // checked here once, so that every later shape product is exact
     for (;;) {
       lex_.skip_space();
-      if (lex_.peek("f32") || lex_.peek("f64") || lex_.peek("bf16") || lex_.peek("i1") || lex_.peek("i64")) break;
+      if (lex_.peek("f32") || lex_.peek("f64") || lex_.peek("bf16") || lex_.peek("f8E4M3FN") || lex_.peek("i1") || lex_.peek("i64")) break;
       lex_.skip_space();
       const Location at = lex_.location();
-      const std::int64_t d = lex_.integer("a dimension or an element type (f32, f64, bf16, i1, i64)");
+      const std::int64_t d = lex_.integer("a dimension or an element type (f32, f64, bf16, f8E4M3FN, i1, i64)");
       if (d < 0) lex_.fail_at(at, "negative dimension in tensor type");
       if (__builtin_mul_overflow(elements, d, &elements))
         lex_.fail_at(at, "the tensor type has more elements than a 64-bit count holds");
@@ -94,7 +94,8 @@ class Parser {
     else if (e == "bf16") t.element = ElementType::BF16;
     else if (e == "i1") t.element = ElementType::I1;
     else if (e == "i64") t.element = ElementType::I64;
-    else lex_.fail_expected("an element type (f32, f64, bf16, i1, i64)");
+    else if (e == "f8E4M3FN") t.element = ElementType::F8E4M3FN;
+    else lex_.fail_expected("an element type (f32, f64, bf16, f8E4M3FN, i1, i64)");
     lex_.expect(">", "'>' closing the tensor type");
     return t;
   }

@@ -36,11 +36,14 @@ const char* to_string(ElementType t) {
     case ElementType::BF16: return "bf16";
     case ElementType::I1: return "i1";
     case ElementType::I64: return "i64";
+    case ElementType::F8E4M3FN: return "f8E4M3FN";
   }
   return "?";
 }
 
-bool is_float(ElementType t) { return t == ElementType::F32 || t == ElementType::F64 || t == ElementType::BF16; }
+bool is_float(ElementType t) {
+  return t == ElementType::F32 || t == ElementType::F64 || t == ElementType::BF16 || t == ElementType::F8E4M3FN;
+}
 
 std::string to_string(const TensorType& t) {
   std::string s = "tensor<";

@@ -21,8 +21,8 @@ struct Location {
   bool operator==(const Location&) const { return true; }
 };
 
-enum class ElementType { F32, F64, BF16, I1, I64 };
-const char* to_string(ElementType t);  // "f32", "f64", "bf16", "i1", "i64"
+enum class ElementType { F32, F64, BF16, I1, I64, F8E4M3FN };
+const char* to_string(ElementType t);  // "f32", "f64", "bf16", "i1", "i64", "f8E4M3FN"
 bool is_float(ElementType t);
 
 struct TensorType {

@@ -67,11 +67,12 @@ void parse_line(const std::string& line, std::vector<TemplatePiece>& pieces, Tem
         pieces.push_back({K::Nat, line.substr(i + 1, j - i - 1), 0, "", {}});
         i = j;
       }
-    } else if ((line.compare(i, 2, "T[") == 0 || line.compare(i, 3, "I1[") == 0 || line.compare(i, 5, "BF16[") == 0) &&
+    } else if ((line.compare(i, 2, "T[") == 0 || line.compare(i, 3, "I1[") == 0 || line.compare(i, 5, "BF16[") == 0 ||
+                line.compare(i, 3, "F8[") == 0) &&
                (i == 0 || !is_ident(line[i - 1]))) {
       const std::size_t open = line.find('[', i), close = line.find(']', i);
       const std::string head = line.substr(i, open - i);
-      TemplatePiece p{K::Type, "", 0, head == "T" ? "f32" : head == "I1" ? "i1" : "bf16", {}};
+      TemplatePiece p{K::Type, "", 0, head == "T" ? "f32" : head == "I1" ? "i1" : head == "F8" ? "f8E4M3FN" : "bf16", {}};
       std::string inner = line.substr(open + 1, close - open - 1);
       for (std::size_t a = 0; a <= inner.size();) {
         std::size_t b = inner.find(',', a);

@@ -306,7 +306,7 @@ void Checker::check() {
 }
 
 // Every element of a constant must be readable as its element type: i1 takes true/false/1/0,
-// and a hex bit pattern has at most the digits of its format (f32 8, bf16 4, f64 16).
+// and a hex bit pattern has at most the digits of its format (f32 8, bf16 4, f64 16, f8E4M3FN 2).
 void Checker::constant_literals() const {
   const ElementType e = inst_.result_type.element;
   for (const auto& text : inst_.attributes.literal.elements) {
@@ -317,7 +317,7 @@ void Checker::constant_literals() const {
     }
     if (text.rfind("0x", 0) != 0 && text.rfind("0X", 0) != 0) continue;
     require(is_float(e), "a hex literal needs a float element type, found '" + text + "' for " + to_string(inst_.result_type));
-    const std::size_t width = e == ElementType::F64 ? 16 : e == ElementType::BF16 ? 4 : 8;
+    const std::size_t width = e == ElementType::F64 ? 16 : e == ElementType::BF16 ? 4 : e == ElementType::F8E4M3FN ? 2 : 8;
     const auto first = text.find_first_not_of('0', 2);
     const std::size_t digits = first == std::string::npos ? 0 : text.size() - first;
     require(digits <= width, "hex literal '" + text + "' has more than the " + std::to_string(width) + " digits of " +
@@ -368,7 +368,9 @@ void Checker::dot_general() {
     require(l == r, "lhs dimension " + std::to_string(lhs_all[i]) + " (" + std::to_string(l) + ") and rhs dimension " +
                         std::to_string(rhs_all[i]) + " (" + std::to_string(r) + ") must agree");
   }
-  TensorType expected{{}, operand(0).element};
+  // The spec constrains only lhs and rhs to one element type (C13): a float result may differ
+  // (bf16 operands accumulated into an f32 result, as the reduced-precision dense rows print).
+  TensorType expected{{}, is_float(inst_.result_type.element) ? inst_.result_type.element : operand(0).element};
   for (auto d : a.lhs_batching_dimensions) expected.shape.push_back(operand(0).shape[static_cast<std::size_t>(d)]);
   for (std::int64_t d = 0; d < rank(0); ++d)
     if (std::find(lhs_all.begin(), lhs_all.end(), d) == lhs_all.end()) expected.shape.push_back(operand(0).shape[static_cast<std::size_t>(d)]);

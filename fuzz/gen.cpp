@@ -321,10 +321,22 @@ Step grow(Names& names, Step in, bool transcendental) {
   if (transcendental) ops.insert(ops.end(), kActivationRowsIrrational.begin(), kActivationRowsIrrational.end());
   if (transcendental && g_with_gelu) ops.insert(ops.end(), kGeluRows.begin(), kGeluRows.end());
   if (in.layout.image()) ops.insert(ops.end(), kImageRows.begin(), kImageRows.end());
+  ops.push_back("dotInBf16");  // reduced precision (ast/ctors/low_precision.def)
+  if (in.layout.image()) ops.push_back("flatConvFBf16");
   const std::string op = *rc::gen::elementOf(ops);
   if (is_transformer_row(op)) return transformer_step(names, op, in, 0);
   if (const ConvOp* conv = find_conv_op(op)) return conv_step(names, in, *conv, 0, false);
   const std::int64_t n = in.layout.width;
+  if (op == "dotInBf16") {
+    const std::int64_t m2 = *rc::gen::inRange<std::int64_t>(1, 5);
+    return {plan("dotInBf16", {{"m", n}, {"n", m2}}, {in.e}, strings_for("dotInBf16", names)), {m2}};
+  }
+  if (op == "flatConvFBf16") {
+    const std::int64_t k = *rc::gen::element<std::int64_t>(1, 3), oc = *rc::gen::inRange<std::int64_t>(1, 3);
+    const Layout L = in.layout;
+    return {plan("flatConvFBf16", {{"ic", L.c}, {"oc", oc}, {"h", L.h}, {"w", L.w}, {"kH", k}, {"kW", k}}, {in.e}, strings_for("flatConvFBf16", names)),
+            {oc * L.h * L.w, oc, L.h, L.w}};
+  }
   if (op == "dotIn") {
     const std::int64_t m2 = *rc::gen::inRange<std::int64_t>(1, 5);
     return {plan("dotIn", {{"m", n}, {"n", m2}}, {in.e}, strings_for("dotIn", names)), {m2}};
@@ -503,6 +515,32 @@ ExprPtr family_of(Names& names, ExprPtr child_plan, std::int64_t R, bool rationa
   return make_expr(std::move(t));
 }
 
+// A top for an image chain e (N examples of c*h*w): a reduced-precision weight gradient, or a
+// node of the synchronised batch norm with its statistics operand built from a fresh batch
+// (bnPackB of its mean and variance, so that var + eps > 0). The nodes that take a square root
+// only where `transcendental`.
+ExprPtr batched_low_precision_or_sync_top(Names& names, const ExprPtr& e, std::int64_t N, const Layout& L, bool transcendental) {
+  std::vector<std::string> tops = {"convWeightGradBBf16", "convWeightGradBF8", "bnBatchMeanB", "bnBatchVarB", "bnBatchVarAtB",
+                                   "bnStatsMeanB", "bnStatsVarB"};
+  if (transcendental) tops.insert(tops.end(), {"bnSyncF", "bnSyncDyStatsB", "bnSyncBack", "bnSyncGammaGradB"});
+  const std::string top = *rc::gen::elementOf(tops);
+  const std::map<std::string, std::int64_t> bn = {{"N", N}, {"oc", L.c}, {"h", L.h}, {"w", L.w}};
+  if (top == "convWeightGradBBf16" || top == "convWeightGradBF8") {
+    const std::int64_t k = *rc::gen::element<std::int64_t>(1, 3);
+    return plan(top.c_str(), {{"N", N}, {"ic", *rc::gen::inRange<std::int64_t>(1, 3)}, {"oc", L.c}, {"h", L.h}, {"w", L.w}, {"kH", k}, {"kW", k}},
+                {e}, strings_for(top.c_str(), names));
+  }
+  if (top == "bnBatchMeanB" || top == "bnBatchVarB") return plan(top.c_str(), bn, {e});
+  if (top == "bnBatchVarAtB") return plan(top.c_str(), bn, {e, leaf(names, L.c)});
+  // Two batches: a leaf used twice would be filled with two different values under one name.
+  const ExprPtr st = plan("bnPackB", {{"oc", L.c}}, {plan("bnBatchMeanB", bn, {leaf(names, N * L.width)}), plan("bnBatchVarB", bn, {leaf(names, N * L.width)})});
+  if (top == "bnStatsMeanB" || top == "bnStatsVarB") return plan(top.c_str(), {{"oc", L.c}}, {st});
+  if (top == "bnSyncBack")
+    return plan(top.c_str(), bn, {e, plan("bnSyncDyStatsB", bn, {leaf(names, N * L.width), st}, strings_for("bnSyncDyStatsB", names))},
+                strings_for(top.c_str(), names));
+  return plan(top.c_str(), bn, {e, st}, strings_for(top.c_str(), names));
+}
+
 // The batched set at N = B (section 3.9): a chain over a batch of N examples.
 ExprPtr batched_chain(Names& names, bool transcendental) {
   const std::int64_t N = *rc::gen::inRange<std::int64_t>(2, 4);
@@ -529,6 +567,7 @@ ExprPtr batched_chain(Names& names, bool transcendental) {
     if (transcendental) ops.insert(ops.end(), kBatchedRowsIrrational.begin(), kBatchedRowsIrrational.end());
     if (transcendental && g_with_gelu) ops.insert(ops.end(), kBatchedGeluRows.begin(), kBatchedGeluRows.end());
     if (L.image()) ops.insert(ops.end(), kBatchedImageRows.begin(), kBatchedImageRows.end());
+    if (L.image()) ops.insert(ops.end(), {"batchOp/convBf16", "batchOp/convF8", "convBackBatchedBf16", "convBackBatchedF8"});
     const std::string op = *rc::gen::elementOf(ops);
     if (is_transformer_row(op)) {
       Step s = transformer_step(names, op, {e, L}, N);
@@ -541,6 +580,14 @@ ExprPtr batched_chain(Names& names, bool transcendental) {
       const Step next = conv_step(names, {e, L}, *conv, N, false);
       e = next.e;
       L = next.layout;
+      continue;
+    }
+    if (op == "batchOp/convBf16" || op == "batchOp/convF8" || op == "convBackBatchedBf16" || op == "convBackBatchedF8") {
+      const std::int64_t k = *rc::gen::element<std::int64_t>(1, 3), other = *rc::gen::inRange<std::int64_t>(1, 3);
+      const bool forward = op.rfind("batchOp/", 0) == 0;
+      const std::int64_t ic = forward ? L.c : other, oc = forward ? other : L.c, out = forward ? oc : ic;
+      e = plan(op.c_str(), {{"N", N}, {"ic", ic}, {"oc", oc}, {"h", L.h}, {"w", L.w}, {"kH", k}, {"kW", k}}, {e}, strings_for(op.c_str(), names));
+      L = {out * L.h * L.w, out, L.h, L.w};
       continue;
     }
     if (op == "batchOp/dense") {
@@ -574,6 +621,7 @@ ExprPtr batched_chain(Names& names, bool transcendental) {
       e = plan(op.c_str(), {{"N", N}, {"n", n}}, {e});
     }
   }
+  if (L.image() && *rc::gen::inRange(0, 3) == 0) return batched_low_precision_or_sync_top(names, e, N, L, transcendental);
   // The batched parameter gradients (explicit sums over the batch).
   std::vector<std::string> tops = L.image() ? std::vector<std::string>{"none", "denseWeightGradB", "denseBiasGradB", "convWeightGradB", "convBiasGradB"}
                                             : std::vector<std::string>{"none", "denseWeightGradB", "denseBiasGradB"};

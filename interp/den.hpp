@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ast/expr.hpp"
+#include "interp/domain/rounding.hpp"
 
 namespace shlo {
 
@@ -27,10 +28,18 @@ struct DenResult {
   std::vector<DenEvent> events;
 };
 
+/// What a run of den chooses that no field of the expression says.
+struct DenOptions {
+  // Lean's `rnd` of the reduced-precision constructors (ast/ctors/low_precision.def): the
+  // identity (the default, as the Lean renders pass it) or each row's format rounded to
+  // nearest even (what the printed text computes).
+  RoundingModel rounding = RoundingModel::Identity;
+};
+
 /// den(e) in domain d. Throws ExprError for a skeleton-only expression, DomainError for an
 /// operation the domain cannot carry out (an irrational value in `exact`, an undecidable
 /// comparison in `interval`).
 template <class D>
-DenResult<D> denote(const D& d, const Expr& e);
+DenResult<D> denote(const D& d, const Expr& e, const DenOptions& options = {});
 
 }  // namespace shlo

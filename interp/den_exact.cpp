@@ -3,5 +3,5 @@
 #include "interp/domain/domain_spec.hpp"
 
 namespace shlo {
-template DenResult<ExactDomain> denote(const ExactDomain&, const Expr&);
+template DenResult<ExactDomain> denote(const ExactDomain&, const Expr&, const DenOptions&);
 }  // namespace shlo

@@ -3,5 +3,5 @@
 #include "interp/domain/domain_spec.hpp"
 
 namespace shlo {
-template DenResult<F32Domain> denote(const F32Domain&, const Expr&);
+template DenResult<F32Domain> denote(const F32Domain&, const Expr&, const DenOptions&);
 }  // namespace shlo

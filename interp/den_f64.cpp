@@ -3,5 +3,5 @@
 #include "interp/domain/domain_spec.hpp"
 
 namespace shlo {
-template DenResult<F64Domain> denote(const F64Domain&, const Expr&);
+template DenResult<F64Domain> denote(const F64Domain&, const Expr&, const DenOptions&);
 }  // namespace shlo

@@ -18,6 +18,8 @@
 #include "interp/den/regularisers.hpp"
 #include "interp/den/strided_conv.hpp"
 #include "interp/den/depthwise.hpp"
+#include "interp/den/low_precision.hpp"
+#include "interp/den/sync_bn.hpp"
 
 namespace shlo {
 
@@ -26,13 +28,13 @@ namespace den_detail {
 template <class D>
 class Denoter {
  public:
-  Denoter(const D& d, std::vector<DenEvent>& events) : d_(d), events_(events) {}
+  Denoter(const D& d, std::vector<DenEvent>& events, RoundingModel rounding) : d_(d), events_(events), rounding_(rounding) {}
 
   Vec<D> eval(const Expr& e, const std::string& path) {
     std::vector<Vec<D>> kids;
     for (std::size_t i = 0; i < e.children.size(); ++i) kids.push_back(eval(*e.children[i], path + "/" + std::to_string(i)));
     const Site site{path, e.spec->name, &events_};
-    const Node<D> node{d_, e, kids, site, e.length()};
+    const Node<D> node{d_, e, kids, site, e.length(), rounding_};
     switch (e.spec->id) {
 #define SHLO_CTOR(ID, NAME, ...) \
   case Ctor::ID: return den(Of<Ctor::ID>{}, node);
@@ -45,15 +47,16 @@ class Denoter {
  private:
   const D& d_;
   std::vector<DenEvent>& events_;
+  RoundingModel rounding_;
 };
 
 }  // namespace den_detail
 
 template <class D>
-DenResult<D> denote(const D& d, const Expr& e) {
+DenResult<D> denote(const D& d, const Expr& e, const DenOptions& options) {
   if (!e.has_values()) throw ExprError("den: the expression is a skeleton (no real fields); den needs values");
   DenResult<D> out;
-  den_detail::Denoter<D> den(d, out.events);
+  den_detail::Denoter<D> den(d, out.events, options.rounding);
   try {
     out.value = den.eval(e, "root");
   } catch (const DomainError& err) {

@@ -3,5 +3,5 @@
 #include "interp/domain/domain_spec.hpp"
 
 namespace shlo {
-template DenResult<IntervalDomain> denote(const IntervalDomain&, const Expr&);
+template DenResult<IntervalDomain> denote(const IntervalDomain&, const Expr&, const DenOptions&);
 }  // namespace shlo

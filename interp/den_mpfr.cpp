@@ -3,5 +3,5 @@
 #include "interp/domain/domain_spec.hpp"
 
 namespace shlo {
-template DenResult<MpfrDomain> denote(const MpfrDomain&, const Expr&);
+template DenResult<MpfrDomain> denote(const MpfrDomain&, const Expr&, const DenOptions&);
 }  // namespace shlo

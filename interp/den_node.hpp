@@ -18,6 +18,7 @@ struct Node {
   const std::vector<Vec<D>>& k;  // the children's values
   const Site& s;
   std::int64_t len;              // the result length
+  RoundingModel rounding = RoundingModel::Identity;  // DenOptions::rounding of this run
 
   const Vec<D>& u() const { return k.at(0); }  // the (first) child
   std::int64_t n(const char* name) const { return e.nat(name); }

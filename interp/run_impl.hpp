@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "ast/mlir_print.hpp"
+#include "interp/domain/rounding.hpp"
 #include "interp/ops/contraction.hpp"
 #include "interp/ops/elementwise.hpp"
 #include "interp/ops/movement.hpp"
@@ -24,9 +25,30 @@ std::size_t bytes_of(const Value<D>& v) {
   return std::visit([](const auto& t) { return t.data.size() * sizeof(t.data[0]); }, v);
 }
 
-// One instruction on one replica (everything but all_reduce).
+// A value of a reduced-precision type is a number of that format: an op whose result is
+// typed bf16 or f8E4M3FN computes exactly (in the domain) and rounds once to nearest even
+// (interp/domain/rounding.hpp), so a contraction typed bf16 is summed exactly and rounded at
+// its result, as the Lean den of the reduced-precision constructors models it. A value above
+// the format's range is +-inf (bf16) or NaN (f8E4M3FN), the oracle's overflow policy.
 template <class D>
-Value<D> execute(const D& d, const Instruction& inst, const std::vector<const Value<D>*>& args) {
+Value<D> round_to_result_type(const D& d, ElementType element, Value<D>&& v) {
+  if (element != ElementType::BF16 && element != ElementType::F8E4M3FN) return std::move(v);
+  const LowPrecisionFormat f = element == ElementType::BF16 ? LowPrecisionFormat::BFloat16 : LowPrecisionFormat::F8E4M3FN;
+  auto& t = std::get<Tensor<S<D>>>(v);
+  for (auto& x : t.data) {
+    try {
+      x = round_value(d, x, f, RoundingModel::NearestEven);
+    } catch (const RoundingOverflow& overflow) {
+      const std::uint64_t inf = overflow.negative() ? 0xFF800000u : 0x7F800000u;
+      x = d.from_bits(f == LowPrecisionFormat::BFloat16 ? inf : 0x7FC00000u, FloatFormat::Binary32);
+    }
+  }
+  return std::move(v);
+}
+
+// One instruction on one replica (everything but all_reduce), before its result type's rounding.
+template <class D>
+Value<D> execute_exactly(const D& d, const Instruction& inst, const std::vector<const Value<D>*>& args) {
   using T = Tensor<S<D>>;
   auto t = [&](std::size_t i) -> const T& { return std::get<T>(*args[i]); };
   auto p = [&](std::size_t i) -> const PredTensor& { return std::get<PredTensor>(*args[i]); };
@@ -52,11 +74,8 @@ Value<D> execute(const D& d, const Instruction& inst, const std::vector<const Va
     case Op::Compare: return ops::compare(d, parse_compare_direction(a.comparison_direction), t(0), t(1));
     case Op::Select: return ops::select(d, p(0), t(1), t(2));
     case Op::Convert:
-      // #convert between float types: to bf16 rounds to nearest even (8 significand bits,
-      // the f32 exponent range); to f32 or f64 keeps the value (every value is a real here,
-      // and a bf16 value is representable in both).
-      if (inst.result_type.element == ElementType::BF16 && inst.operand_types[0].element != ElementType::BF16)
-        return ops::map_unary(d, t(0), [&](const auto& x) { return d.map_monotone(x, round_bfloat16); });
+      // #convert between float types keeps the value; a bf16 or f8E4M3FN result is then
+      // rounded into its format like every result of that type (execute, below).
       if (is_float(inst.result_type.element) && is_float(inst.operand_types[0].element)) return *args[0];
       throw OpError(std::string("convert to ") + to_string(inst.result_type.element) + " is not supported");
     case Op::Constant:
@@ -103,6 +122,12 @@ Value<D> execute(const D& d, const Instruction& inst, const std::vector<const Va
       break;
   }
   throw OpError(std::string("stablehlo.") + op_name(inst.op) + " is not executable here");
+}
+
+// One instruction on one replica (everything but all_reduce).
+template <class D>
+Value<D> execute(const D& d, const Instruction& inst, const std::vector<const Value<D>*>& args) {
+  return round_to_result_type(d, inst.result_type.element, execute_exactly(d, inst, args));
 }
 
 // The replica loop's backend for a domain's values on the CPU.

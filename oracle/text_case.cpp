@@ -65,7 +65,9 @@ struct Collector {
       // A parameter-shaped binary node (gradSumSqAccF, clipScaleF, lambScaleF) reads a rank-0
       // scalar on the left.
       const bool scalar_left = e.spec->has_ds && e.spec->arity == Arity::Binary && k == 0;
+      const bool typed = k < e.spec->child_types.size() && e.spec->child_types[k] != nullptr;
       const std::string t = scalar_left ? "tensor<f32>"
+                            : typed ? type_text(e.spec->child_types[k], e, batch)
                             : !child_type.empty() ? child_type
                                                   : "tensor<" + std::to_string(batch) + "x" + std::to_string(child.length() / batch) + "xf32>";
       if (e.spec->arity == Arity::Family) {

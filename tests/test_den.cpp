@@ -235,7 +235,7 @@ TEST_CASE("every constructor of the table has a denotation of its declared lengt
     CHECK(static_cast<std::int64_t>(r.value.size()) == x->length());
     ++checked;
   }
-  CHECK(checked == 59 + 63 + 53);  // core; ViT, ConvNeXt, regularisers; strided and depthwise convolutions
+  CHECK(checked == 59 + 63 + 53 + 18);  // core; ViT, ConvNeXt, regularisers; strided and depthwise convolutions; low precision and sync BN
 }
 
 TEST_CASE("construction checks name the constructor, the field and the mismatch", "[expr]") {

@@ -7,6 +7,7 @@
 
 #include "ast/program.hpp"
 #include "interp/domain/rational.hpp"
+#include "interp/domain/rounding.hpp"
 #include "interp/ops/common.hpp"
 
 namespace shlo::ops {
@@ -161,6 +162,11 @@ Tensor<typename D::Scalar> constant(const D& d, const DenseLiteral& literal, con
   auto scalar = [&](const std::string& text) {
     if (text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0) {
       std::uint64_t bits = std::stoull(text.substr(2), nullptr, 16);
+      if (type.element == ElementType::F8E4M3FN) {  // no binary32 pattern holds it: by value
+        bool nan = false;
+        const Rational v = f8e4m3fn_from_bits(bits, nan);
+        return nan ? d.from_bits(0x7FC00000u, FloatFormat::Binary32) : d.from_rational(v);
+      }
       if (type.element == ElementType::BF16) bits <<= 16;  // bf16 is the top half of a binary32
       return d.from_bits(bits, type.element == ElementType::F64 ? FloatFormat::Binary64 : FloatFormat::Binary32);
     }

@@ -61,4 +61,14 @@ Result optimizer_tail(const Expr& family, const std::string& optimizer, const st
                       const std::vector<Rational>& theta, const std::vector<Rational>& m, const std::vector<Rational>& v,
                       bool wrong_beta = false);
 
+// Synchronised batch norm (issue 12): on R replicas of equal shards (N examples of oc*h*w
+// each), replica r's bnSyncF(x_r, bnPackB(mu, v)) with mu, v the all-reduced bnBatchMeanB and
+// bnBatchVarAtB, and its bnSyncBack(dy_r, allReduceMeanF(bnSyncDyStatsB(dy_r', st))), equal
+// rows r*N ... r*N+N-1 of bnBatchF and bnBatchBack over the concatenated batch: exactly where
+// den is rational, else as overlapping interval:256 enclosures. `per_replica` (the control)
+// uses bnBatchF/bnBatchBack of the shard alone, which differs whenever the shards' statistics do.
+Result sync_bn(const std::vector<std::vector<Rational>>& shards, const std::vector<std::vector<Rational>>& cotangents, std::int64_t oc,
+               std::int64_t h, std::int64_t w, const std::vector<Rational>& gamma, const std::vector<Rational>& beta, const Rational& eps,
+               bool per_replica = false);
+
 }  // namespace shlo::theorems
