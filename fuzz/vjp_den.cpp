@@ -4,6 +4,6 @@
 #include "interp/den_impl.hpp"
 
 namespace shlo {
-template DenResult<DualDomain<ExactDomain>> denote(const DualDomain<ExactDomain>&, const Expr&);
-template DenResult<DualDomain<IntervalDomain>> denote(const DualDomain<IntervalDomain>&, const Expr&);
+template DenResult<DualDomain<ExactDomain>> denote(const DualDomain<ExactDomain>&, const Expr&, const DenOptions&);
+template DenResult<DualDomain<IntervalDomain>> denote(const DualDomain<IntervalDomain>&, const Expr&, const DenOptions&);
 }  // namespace shlo

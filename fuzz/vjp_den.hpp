@@ -10,6 +10,6 @@
 namespace shlo {
 static_assert(Domain<DualDomain<ExactDomain>>);
 static_assert(Domain<DualDomain<IntervalDomain>>);
-extern template DenResult<DualDomain<ExactDomain>> denote(const DualDomain<ExactDomain>&, const Expr&);
-extern template DenResult<DualDomain<IntervalDomain>> denote(const DualDomain<IntervalDomain>&, const Expr&);
+extern template DenResult<DualDomain<ExactDomain>> denote(const DualDomain<ExactDomain>&, const Expr&, const DenOptions&);
+extern template DenResult<DualDomain<IntervalDomain>> denote(const DualDomain<IntervalDomain>&, const Expr&, const DenOptions&);
 }  // namespace shlo
