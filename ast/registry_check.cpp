@@ -112,7 +112,8 @@ std::vector<std::string> registry_problems() {
   for (std::size_t i = 0; i < table.size(); ++i) {
     const CtorSpec& c = table[i];
     if (!names.insert(c.name).second) out.push_back(std::string("constructor '") + c.name + "' is stated twice");
-    if (!tokens.insert(std::string(c.token) + "/" + c.tag).second)
+    // A token is its name, tag and number of kept naturals (ast/skel.cpp).
+    if (!tokens.insert(std::string(c.token) + "/" + c.tag + "#" + std::to_string(c.skel_nats.size())).second)
       out.push_back(std::string("constructor '") + c.name + "': token " + c.token + " " + c.tag + " is taken by an earlier row");
     if (static_cast<std::size_t>(c.id) != i) out.push_back(std::string("constructor '") + c.name + "': its enumerator is out of step with its row");
     check_row(c, out);

@@ -98,9 +98,10 @@ std::int64_t family_size(const Expr& e) {
   return 1;
 }
 
-// The printer's B: the N of a batched constructor (they are compared at N = B), else 1.
+// The printer's B: the N of a batched constructor (they are compared at N = B), else 1. The
+// per-example 3x3/s2 max pool rows ride the batched token without an N.
 std::int64_t batch_of(const Expr& e) {
-  if (e.spec->token == std::string("batched") || e.spec->token == std::string("batched2")) return e.nat("N");
+  if ((e.spec->token == std::string("batched") || e.spec->token == std::string("batched2")) && e.nats.count("N")) return e.nat("N");
   for (const auto& c : e.children)
     if (auto b = batch_of(*c); b > 1) return b;
   return 1;
