@@ -13,6 +13,8 @@
 #include "interp/den/data_parallel.hpp"
 #include "interp/den/optimizer.hpp"
 #include "interp/den/sgd_gradients.hpp"
+#include "interp/den/bn_channel.hpp"
+#include "interp/den/blocks.hpp"
 
 namespace shlo {
 
