@@ -170,7 +170,7 @@ Step activation(Names& names, bool transcendental) {
 
 // A parameter gradient or SGD update on top of an activation (batch 1).
 Step parameter(Names& names, Step s, bool transcendental = false) {
-  std::vector<std::string> ops = {"none", "weightGrad", "weightSgd", "biasGrad", "biasSgd"};
+  std::vector<std::string> ops = {"none", "weightGrad", "weightSgd", "biasGrad", "biasSgd", "biasGradB"};
   if (s.layout.image()) {
     ops.push_back("convWeightGrad");
     ops.push_back("convBiasGrad");
@@ -187,6 +187,7 @@ Step parameter(Names& names, Step s, bool transcendental = false) {
     return {plan(op.c_str(), {{"m", m}, {"n", n}}, {s.e}, strings_for(op.c_str(), names)), {m * n}};
   }
   if (op == "biasGrad" || op == "biasSgd") return {plan(op.c_str(), {{"n", n}}, {s.e}, strings_for(op.c_str(), names)), {n}};
+  if (op == "biasGradB") return {plan(op.c_str(), {{"N", 1}, {"n", n}}, {s.e}), {n}};  // den = text at N = 1 only
   const Layout L = s.layout;  // the cotangent is the conv (or BN) output (oc = L.c)
   if (op.rfind("bn", 0) == 0) return {plan(op.c_str(), {{"oc", L.c}, {"h", L.h}, {"w", L.w}}, {s.e}, strings_for(op.c_str(), names)), {L.c}};
   const std::int64_t ic = *rc::gen::inRange<std::int64_t>(1, 3), k = *rc::gen::element<std::int64_t>(1, 3);
@@ -367,11 +368,11 @@ ExprPtr batched_chain(Names& names, bool transcendental) {
     }
   }
   // The batched parameter gradients (explicit sums over the batch).
-  std::vector<std::string> tops = {"none", "denseWeightGradB", "denseBiasGradB", "denseWeightSgdB", "denseBiasSgdB"};
+  std::vector<std::string> tops = {"none", "denseWeightGradB", "denseBiasGradB", "denseWeightSgdB", "denseBiasSgdB", "weightGradB"};
   if (L.image()) tops.insert(tops.end(), {"convWeightGradB", "convBiasGradB", "bnBetaGradB", "bnBetaSgdB"});
   if (L.image() && transcendental) tops.insert(tops.end(), {"bnGammaGradB", "bnGammaSgdB"});
   const std::string top = *rc::gen::elementOf(tops);
-  if (top == "denseWeightGradB" || top == "denseWeightSgdB")
+  if (top == "denseWeightGradB" || top == "denseWeightSgdB" || top == "weightGradB")
     return plan(top.c_str(), {{"N", N}, {"a", *rc::gen::inRange<std::int64_t>(1, 4)}, {"c", L.width}}, {e}, strings_for(top.c_str(), names));
   if (top == "denseBiasGradB" || top == "denseBiasSgdB") return plan(top.c_str(), {{"N", N}, {"c", L.width}}, {e}, strings_for(top.c_str(), names));
   if (top.rfind("bn", 0) == 0) return plan(top.c_str(), {{"N", N}, {"oc", L.c}, {"h", L.h}, {"w", L.w}}, {e}, strings_for(top.c_str(), names));

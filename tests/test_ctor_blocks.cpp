@@ -353,6 +353,13 @@ TEST_CASE("denseWeightSgdB and denseBiasSgdB sum over the batch", "[ctor-blocks]
                        {leaf("%u", {"1", "2", "3", "4"})})) == Strings{"3/10", "0"});
   CHECK(den_exact(node("denseBiasSgdB", {{"N", 2}, {"c", 2}}, {{"b", {"1", "1"}}, {"lr", {"1/2"}}}, {leaf("%u", {"1", "2", "3", "4"})})) ==
         Strings{"-1", "-2"});
+  // The head's weightGradB is the batch sum; biasGradB is Lean's identity (its text, biasGrad's,
+  // sums the batch: they agree at N = 1 only).
+  CHECK(den_exact(node("weightGradB", {{"N", 2}, {"a", 1}, {"c", 2}}, {{"x", {"1", "2"}}}, {leaf("%u", {"1", "2", "3", "4"})})) ==
+        Strings{"7", "10"});
+  CHECK(den_exact(node("biasGradB", {{"N", 2}, {"n", 2}}, {}, {leaf("%u", {"1", "2", "3", "4"})})) == Strings{"1", "2", "3", "4"});
+  CHECK(!den_agrees_with_text(*node("biasGradB", {{"N", 2}, {"n", 2}}, {}, {leaf("%u", {"1", "2", "3", "4"})})).agree);
+  CHECK(den_agrees_with_text(*node("biasGradB", {{"N", 1}, {"n", 2}}, {}, {leaf("%u", {"1", "2"})})).agree);
   // Control: one example's update (weightSgd at x = 1, dy = [1, 2]) is not the batch's.
   CHECK(den_exact(node("weightSgd", {{"m", 1}, {"n", 2}}, {{"x", {"1"}}, {"W", {"1", "1"}}, {"lr", {"1/10"}}}, {leaf("%u", {"1", "2"})})) !=
         Strings{"3/10", "0"});
@@ -476,7 +483,8 @@ TEST_CASE("every new row: den agrees with its printed text, which lifts back", "
       {"gapBackBatched", bchw}, {"seBackBatched", {{"N", 2}, {"c", 2}, {"h", 2}, {"w", 1}, {"r", 3}}}, {"seReduceB", bchw},
       {"sigmoidBack", n3}, {"sigmoidBackB", bn3}, {"sigmoidB", bn3}, {"batchOp/bnEval", bochw}, {"batchOp/relu6", bn3},
       {"selectMidB", bn3}, {"broadcastBack", chw}, {"scaleB", bn3}, {"shiftB", bn3},
-      {"denseWeightSgdB", {{"N", 2}, {"a", 2}, {"c", 3}}}, {"denseBiasSgdB", {{"N", 2}, {"c", 3}}}};
+      {"denseWeightSgdB", {{"N", 2}, {"a", 2}, {"c", 3}}}, {"denseBiasSgdB", {{"N", 2}, {"c", 3}}},
+      {"weightGradB", {{"N", 2}, {"a", 2}, {"c", 3}}}, {"biasGradB", {{"N", 1}, {"n", 3}}}};
   for (const auto& [ctor, nats] : rows) {
     INFO(ctor);
     const auto e = valued(ctor, nats, lit);

@@ -297,7 +297,7 @@ TEST_CASE("the registry: every row is consistent (strings, inputs, literals, len
   const auto problems = registry_problems();
   for (const auto& p : problems) INFO(p);
   CHECK(problems.empty());
-  CHECK(constructors().size() == 99);
+  CHECK(constructors().size() == 101);
   for (const auto& c : constructors()) CHECK(&spec_of(c.id) == &c);
   // Controls: rows with a piece missing are named.
   CtorSpec no_input = spec_of(Ctor::dotIn);

@@ -265,4 +265,11 @@ Vec<D> den(Of<Ctor::denseWeightSgdB>, const Node<D>& nd) { return sgd_step(nd, "
 template <class D>
 Vec<D> den(Of<Ctor::denseBiasSgdB>, const Node<D>& nd) { return sgd_step(nd, "b", den(Of<Ctor::denseBiasGradB>{}, nd)); }
 
+// The heads' gradients: weightGradB is denseWeightGradB's sum over the batch (same fields);
+// biasGradB is the identity (Lean's den), not the batch sum its text prints.
+template <class D>
+Vec<D> den(Of<Ctor::weightGradB>, const Node<D>& nd) { return den(Of<Ctor::denseWeightGradB>{}, nd); }
+template <class D>
+Vec<D> den(Of<Ctor::biasGradB>, const Node<D>& nd) { return nd.u(); }
+
 }  // namespace shlo::den_detail
