@@ -182,7 +182,7 @@ TEST_CASE("bnGammaGradB, bnBetaGradB and their SGD updates use the batch statist
   CHECK(std::abs(dot({a[0] + b[0], a[1] + b[1]}, dir) - jv) > 1e-3);
 }
 
-TEST_CASE("bnBatchLABack is bnBatchBack's value; bnPerChannelEvalF and batchOp bnEval", "[ctor-blocks]") {
+TEST_CASE("bnBatchLABack is bnBatchBack's value, and the inference BN (bnPerChannelEvalF, batchOp bnEval)", "[ctor-blocks]") {
   const Nats big = {{"N", 2}, {"oc", 2}, {"h", 1}, {"w", 3}};
   Doubles x12 = kX6, dy12 = kDy6;
   for (std::size_t i = 0; i < 6; ++i) x12.push_back(kV6[i] * 2), dy12.push_back(kX6[i]);
