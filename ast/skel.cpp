@@ -7,11 +7,16 @@ namespace shlo {
 namespace {
 
 std::string key(const std::string& kind, const std::string& tag) { return tag.empty() ? kind : kind + "/" + tag; }
+// Rows may share a token and tag when their skeletons keep different numbers of naturals
+// (the per-example and batched 3x3/s2 max pool: [c, h, w] versus [N, c, h, w]).
+std::string key_with_arity(const std::string& kind, const std::string& tag, std::size_t nats) {
+  return key(kind, tag) + "#" + std::to_string(nats);
+}
 
 const std::map<std::string, const CtorSpec*>& by_token() {
   static const std::map<std::string, const CtorSpec*> m = [] {
     std::map<std::string, const CtorSpec*> out;
-    for (const auto& c : constructors()) out.emplace(key(c.token, c.tag), &c);  // first row wins
+    for (const auto& c : constructors()) out.emplace(key_with_arity(c.token, c.tag, c.skel_nats.size()), &c);  // first row wins
     return out;
   }();
   return m;
@@ -20,8 +25,9 @@ const std::map<std::string, const CtorSpec*>& by_token() {
 }  // namespace
 
 const CtorSpec& token_spec(const Token& t) {
-  auto it = by_token().find(key(t.kind, t.tag));
-  if (it == by_token().end()) throw ExprError("unknown token '" + key(t.kind, t.tag) + "'");
+  auto it = by_token().find(key_with_arity(t.kind, t.tag, t.nats.size()));
+  if (it == by_token().end())
+    throw ExprError("unknown token '" + key(t.kind, t.tag) + "' with " + std::to_string(t.nats.size()) + " naturals");
   return *it->second;
 }
 

@@ -309,6 +309,8 @@ Step grow(Names& names, Step in, bool transcendental) {
     ops.insert(ops.end(), {"expe", "sigmoidF", "bnF", "bnBack", "convertF"});
     if (g_with_gelu) ops.push_back("geluF");
   }
+  ops.insert(ops.end(), {"addV", "gapBack"});
+  if (transcendental) ops.insert(ops.end(), {"swishF", "swishBack", "sigmoidBack"});
   if (in.layout.image()) {
     ops.push_back("flatConvF");
     ops.push_back("convBack");
@@ -316,6 +318,9 @@ Step grow(Names& names, Step in, bool transcendental) {
     if (in.layout.h % 2 == 0 && in.layout.w % 2 == 0) ops.push_back("maxPoolF");
     const auto conv = conv_names(kConvMaps, in.layout, false);
     ops.insert(ops.end(), conv.begin(), conv.end());
+    ops.insert(ops.end(), {"gapF", "broadcastBack", "maxPool3s2Back"});
+    if (in.layout.h % 2 == 0 && in.layout.w % 2 == 0) ops.push_back("maxPool3s2F");
+    if (transcendental) ops.insert(ops.end(), {"bnPerChannelF", "bnPerChannelBack", "bnPerChannelEvalF"});
   }
   for (const auto& row : transformer_rows({&kActivationRows}, in.layout)) ops.push_back(row);
   if (transcendental) ops.insert(ops.end(), kActivationRowsIrrational.begin(), kActivationRowsIrrational.end());
@@ -346,10 +351,31 @@ Step grow(Names& names, Step in, bool transcendental) {
     return {plan("dotOut", {{"m", m2}, {"n", n}}, {in.e}, strings_for("dotOut", names)), {m2}};
   }
   if (op == "addBcast") return {plan("addBcast", {{"n", n}}, {in.e}, strings_for("addBcast", names)), in.layout};
-  if (op == "sub") {
+  if (op == "sub" || op == "addV") {
     const bool left = *rc::gen::arbitrary<bool>();
     ExprPtr other = leaf(names, n);
-    return {plan("sub", {{"n", n}}, left ? std::vector<ExprPtr>{in.e, other} : std::vector<ExprPtr>{other, in.e}), in.layout};
+    return {plan(op.c_str(), {{"n", n}}, left ? std::vector<ExprPtr>{in.e, other} : std::vector<ExprPtr>{other, in.e}), in.layout};
+  }
+  if (op == "swishBack" || op == "sigmoidBack") return {plan(op.c_str(), {{"n", n}}, {in.e}, strings_for(op.c_str(), names)), in.layout};
+  if (op == "gapBack") {  // the width is the channel count of an image
+    const std::int64_t h = *rc::gen::element<std::int64_t>(1, 2), w = *rc::gen::element<std::int64_t>(1, 2);
+    return {plan(op.c_str(), {{"c", n}, {"h", h}, {"w", w}}, {in.e}), {n * h * w, n, h, w}};
+  }
+  if (op == "gapF" || op == "broadcastBack") {
+    const Layout L = in.layout;
+    return {plan(op.c_str(), {{"c", L.c}, {"h", L.h}, {"w", L.w}}, {in.e}), {L.c}};
+  }
+  if (op == "bnPerChannelF" || op == "bnPerChannelBack" || op == "bnPerChannelEvalF") {
+    const Layout L = in.layout;
+    return {plan(op.c_str(), {{"oc", L.c}, {"h", L.h}, {"w", L.w}}, {in.e}, strings_for(op.c_str(), names)), L};
+  }
+  if (op == "maxPool3s2F") {
+    const Layout L = in.layout;
+    return {plan(op.c_str(), {{"c", L.c}, {"h", L.h / 2}, {"w", L.w / 2}}, {in.e}), {L.c * L.h * L.w / 4, L.c, L.h / 2, L.w / 2}};
+  }
+  if (op == "maxPool3s2Back") {
+    const Layout L = in.layout;
+    return {plan(op.c_str(), {{"c", L.c}, {"h", L.h}, {"w", L.w}}, {in.e}, strings_for(op.c_str(), names)), {L.c * L.h * L.w * 4, L.c, 2 * L.h, 2 * L.w}};
   }
   // scaleF, the masks, convertF, bnF and bnBack keep the layout; their fields by the recipe.
   if (op == "scaleF" || op == "selectPos" || op == "selectMid" || op == "convertF" || op == "bnF" || op == "bnBack")
@@ -393,7 +419,7 @@ Step activation(Names& names, bool transcendental) {
 
 // A parameter gradient or SGD update on top of an activation (batch 1).
 Step parameter(Names& names, Step s, bool transcendental = false) {
-  std::vector<std::string> ops = {"none", "weightGrad", "weightSgd", "biasGrad", "biasSgd"};
+  std::vector<std::string> ops = {"none", "weightGrad", "weightSgd", "biasGrad", "biasSgd", "biasGradB"};
   if (s.layout.image()) {
     ops.push_back("convWeightGrad");
     ops.push_back("convBiasGrad");
@@ -401,6 +427,8 @@ Step parameter(Names& names, Step s, bool transcendental = false) {
     ops.push_back("convBiasSgd");
     const auto conv = conv_names(kConvGradients, s.layout, false);
     ops.insert(ops.end(), conv.begin(), conv.end());
+    ops.insert(ops.end(), {"bnBetaGrad", "bnBetaSgd"});
+    if (transcendental) ops.insert(ops.end(), {"bnGammaGrad", "bnGammaSgd"});  // 1/sqrt of the statistics
   }
   for (const auto& row : transformer_rows({&kGradientRows}, s.layout)) ops.push_back(row);
   if (transcendental) ops.insert(ops.end(), kGradientRowsIrrational.begin(), kGradientRowsIrrational.end());
@@ -415,7 +443,9 @@ Step parameter(Names& names, Step s, bool transcendental = false) {
     return {plan(op.c_str(), {{"m", m}, {"n", n}}, {s.e}, strings_for(op.c_str(), names)), {m * n}};
   }
   if (op == "biasGrad" || op == "biasSgd") return {plan(op.c_str(), {{"n", n}}, {s.e}, strings_for(op.c_str(), names)), {n}};
-  const Layout L = s.layout;  // the cotangent is the conv output (oc = L.c)
+  if (op == "biasGradB") return {plan(op.c_str(), {{"N", 1}, {"n", n}}, {s.e}), {n}};  // den = text at N = 1 only
+  const Layout L = s.layout;  // the cotangent is the conv (or BN) output (oc = L.c)
+  if (op.rfind("bn", 0) == 0) return {plan(op.c_str(), {{"oc", L.c}, {"h", L.h}, {"w", L.w}}, {s.e}, strings_for(op.c_str(), names)), {L.c}};
   const std::int64_t ic = *rc::gen::inRange<std::int64_t>(1, 3), k = *rc::gen::element<std::int64_t>(1, 3);
   std::map<std::string, std::int64_t> nats = {{"ic", ic}, {"oc", L.c}, {"h", L.h}, {"w", L.w}, {"kH", k}, {"kW", k}};
   const bool weight = op == "convWeightGrad" || op == "convWeightSgd";
@@ -556,12 +586,17 @@ ExprPtr batched_chain(Names& names, bool transcendental) {
   for (int step = 0; step < depth; ++step) {
     std::vector<std::string> ops = {"batchOp/dense", "batchOp/relu", "batchOp/softmaxDiv", "batchOp/dotOut", "subB", "divConstB", "selectPosB"};
     if (transcendental) ops.push_back("batchOp/expe");
+    ops.insert(ops.end(), {"addVB", "batchOp/relu6", "selectMidB", "scaleB", "shiftB", "gapBackBatched"});
+    if (transcendental) ops.insert(ops.end(), {"batchOp/swish", "swishBackB", "sigmoidB", "sigmoidBackB"});
     if (L.image()) {
       ops.insert(ops.end(), {"batchOp/conv", "maxPoolBackB", "convBackBatched"});
       if (L.h % 2 == 0 && L.w % 2 == 0) ops.push_back("batchOp/maxPool");
       if (transcendental) ops.insert(ops.end(), {"bnBatchF", "bnBatchBack"});
       const auto conv = conv_names(kConvMaps, L, true);
       ops.insert(ops.end(), conv.begin(), conv.end());
+      ops.insert(ops.end(), {"batchOp/gap", "seReduceB", "maxPool3s2BackB"});
+      if (L.h % 2 == 0 && L.w % 2 == 0) ops.push_back("batchOp/maxPool3s2");
+      if (transcendental) ops.insert(ops.end(), {"bnBatchLABack", "batchOp/bnEval", "batchOp/seBlock", "seBackBatched"});
     }
     for (const auto& row : transformer_rows({&kBatchedRows}, L)) ops.push_back(row);
     if (transcendental) ops.insert(ops.end(), kBatchedRowsIrrational.begin(), kBatchedRowsIrrational.end());
@@ -598,8 +633,28 @@ ExprPtr batched_chain(Names& names, bool transcendental) {
       const std::int64_t m = *rc::gen::inRange<std::int64_t>(1, 4);
       e = plan(op.c_str(), {{"N", N}, {"m", m}, {"n", n}}, {e}, strings_for(op.c_str(), names));
       L = {m};
-    } else if (op == "subB") {
+    } else if (op == "subB" || op == "addVB") {
       e = plan(op.c_str(), {{"N", N}, {"n", n}}, {e, leaf(names, N * n)});
+    } else if (op == "gapBackBatched") {  // the width is the channel count of an image
+      const std::int64_t h = *rc::gen::element<std::int64_t>(1, 2), w = *rc::gen::element<std::int64_t>(1, 2);
+      e = plan(op.c_str(), {{"N", N}, {"c", n}, {"h", h}, {"w", w}}, {e});
+      L = {n * h * w, n, h, w};
+    } else if (op == "batchOp/gap" || op == "seReduceB") {
+      e = plan(op.c_str(), {{"N", N}, {"c", L.c}, {"h", L.h}, {"w", L.w}}, {e}, strings_for(op.c_str(), names));
+      L = {L.c};
+    } else if (op == "batchOp/maxPool3s2") {
+      e = plan(op.c_str(), {{"N", N}, {"c", L.c}, {"h", L.h / 2}, {"w", L.w / 2}}, {e});
+      L = {L.width / 4, L.c, L.h / 2, L.w / 2};
+    } else if (op == "maxPool3s2BackB") {
+      e = plan(op.c_str(), {{"N", N}, {"c", L.c}, {"h", L.h}, {"w", L.w}}, {e}, strings_for(op.c_str(), names));
+      L = {L.width * 4, L.c, 2 * L.h, 2 * L.w};
+    } else if (op == "bnBatchLABack" || op == "batchOp/bnEval") {
+      e = plan(op.c_str(), {{"N", N}, {"oc", L.c}, {"h", L.h}, {"w", L.w}}, {e}, strings_for(op.c_str(), names));
+    } else if (op == "batchOp/seBlock" || op == "seBackBatched") {
+      const std::int64_t r = *rc::gen::inRange<std::int64_t>(1, 3);
+      e = plan(op.c_str(), {{"N", N}, {"c", L.c}, {"h", L.h}, {"w", L.w}, {"r", r}}, {e}, strings_for(op.c_str(), names));
+    } else if (op == "selectMidB" || op == "scaleB" || op == "shiftB" || op == "swishBackB" || op == "sigmoidBackB") {
+      e = plan(op.c_str(), {{"N", N}, {"n", n}}, {e}, strings_for(op.c_str(), names));
     } else if (op == "divConstB" || op == "selectPosB") {
       e = plan(op.c_str(), {{"N", N}, {"n", n}}, {e}, strings_for(op.c_str(), names));
     } else if (op == "batchOp/conv" || op == "convBackBatched") {
@@ -623,8 +678,9 @@ ExprPtr batched_chain(Names& names, bool transcendental) {
   }
   if (L.image() && *rc::gen::inRange(0, 3) == 0) return batched_low_precision_or_sync_top(names, e, N, L, transcendental);
   // The batched parameter gradients (explicit sums over the batch).
-  std::vector<std::string> tops = L.image() ? std::vector<std::string>{"none", "denseWeightGradB", "denseBiasGradB", "convWeightGradB", "convBiasGradB"}
-                                            : std::vector<std::string>{"none", "denseWeightGradB", "denseBiasGradB"};
+  std::vector<std::string> tops = {"none", "denseWeightGradB", "denseBiasGradB", "denseWeightSgdB", "denseBiasSgdB", "weightGradB"};
+  if (L.image()) tops.insert(tops.end(), {"convWeightGradB", "convBiasGradB", "bnBetaGradB", "bnBetaSgdB"});
+  if (L.image() && transcendental) tops.insert(tops.end(), {"bnGammaGradB", "bnGammaSgdB"});
   for (const auto& row : transformer_rows({&kBatchedGradientRows}, L)) tops.push_back(row);
   if (transcendental) tops.insert(tops.end(), kBatchedGradientRowsIrrational.begin(), kBatchedGradientRowsIrrational.end());
   if (L.image()) tops.insert(tops.end(), kBatchedImageGradientRows.begin(), kBatchedImageGradientRows.end());
@@ -635,9 +691,10 @@ ExprPtr batched_chain(Names& names, bool transcendental) {
   const std::string top = *rc::gen::elementOf(tops);
   if (is_transformer_row(top)) return transformer_step(names, top, {e, L}, N).e;
   if (const ConvOp* conv = find_conv_op(top)) return conv_step(names, {e, L}, *conv, N, true).e;
-  if (top == "denseWeightGradB")
+  if (top == "denseWeightGradB" || top == "denseWeightSgdB" || top == "weightGradB")
     return plan(top.c_str(), {{"N", N}, {"a", *rc::gen::inRange<std::int64_t>(1, 4)}, {"c", L.width}}, {e}, strings_for(top.c_str(), names));
-  if (top == "denseBiasGradB") return plan(top.c_str(), {{"N", N}, {"c", L.width}}, {e});
+  if (top == "denseBiasGradB" || top == "denseBiasSgdB") return plan(top.c_str(), {{"N", N}, {"c", L.width}}, {e}, strings_for(top.c_str(), names));
+  if (top.rfind("bn", 0) == 0) return plan(top.c_str(), {{"N", N}, {"oc", L.c}, {"h", L.h}, {"w", L.w}}, {e}, strings_for(top.c_str(), names));
   if (top == "convWeightGradB" || top == "convBiasGradB") {
     const std::int64_t k = *rc::gen::element<std::int64_t>(1, 3);
     const auto s = strings_for(top.c_str(), names);

@@ -20,6 +20,8 @@
 #include "interp/den/depthwise.hpp"
 #include "interp/den/low_precision.hpp"
 #include "interp/den/sync_bn.hpp"
+#include "interp/den/bn_channel.hpp"
+#include "interp/den/blocks.hpp"
 
 namespace shlo {
 

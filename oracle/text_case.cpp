@@ -100,11 +100,11 @@ std::int64_t family_size(const Expr& e) {
   return 1;
 }
 
-// The printer's B: the N of a batched constructor (they are compared at N = B), else 1. Some
-// per-example rows print a `batched` token without N (rowDenseWeightSgd, depthwiseWeightGrad, ...):
-// B = 1 there.
+// The printer's B: the N of a batched constructor (they are compared at N = B), else 1. The
+// batched rows are the ones with an N: the per-example 3x3/s2 max pool rows ride the batched
+// token without one, the heads' weightGradB and biasGradB the per-example tokens with one.
 std::int64_t batch_of(const Expr& e) {
-  if ((e.spec->token == std::string("batched") || e.spec->token == std::string("batched2")) && e.nats.count("N")) return e.nat("N");
+  if (e.nats.count("N")) return e.nat("N");
   for (const auto& c : e.children)
     if (auto b = batch_of(*c); b > 1) return b;
   return 1;

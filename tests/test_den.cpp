@@ -235,7 +235,7 @@ TEST_CASE("every constructor of the table has a denotation of its declared lengt
     CHECK(static_cast<std::int64_t>(r.value.size()) == x->length());
     ++checked;
   }
-  CHECK(checked == 59 + 63 + 53 + 18);  // core; ViT, ConvNeXt, regularisers; strided and depthwise convolutions; low precision and sync BN
+  CHECK(checked == 59 + 42 + 18 + 63 + 53);  // core; per-channel BN and blocks; low precision and sync BN; ViT, ConvNeXt, regularisers; strided and depthwise convolutions
 }
 
 TEST_CASE("construction checks name the constructor, the field and the mismatch", "[expr]") {

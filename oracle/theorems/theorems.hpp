@@ -70,5 +70,19 @@ Result optimizer_tail(const Expr& family, const std::string& optimizer, const st
 Result sync_bn(const std::vector<std::vector<Rational>>& shards, const std::vector<std::vector<Rational>>& cotangents, std::int64_t oc,
                std::int64_t h, std::int64_t w, const std::vector<Rational>& gamma, const std::vector<Rational>& beta, const Rational& eps,
                bool per_replica = false);
+// The D7 counterexample for the per-channel batch statistics (issue 11): R shards of N
+// examples (oc x h x w each, shards[r] in the batch layout). Each variance is read from den of
+// bnGammaGradB with eps = 0 and the cotangent equal to the saved input (sum v x^ = m sigma),
+// so sigma^2 = (grad / m)^2 needs rational standard deviations (the exact domain refuses an
+// irrational one). Statement: global - (1/R) sum_r var_r = Var_r(mu_r) per channel (equal
+// shards: the law of total variance), so the replica mean of per-shard variances is the global
+// variance only when the shard means agree. dp_grad / global_grad_over_r: the same gamma
+// gradients all-reduced versus (1/R) times the global one (equal for dense layers, D6).
+struct ChannelStatGap {
+  std::vector<Rational> replica_mean_var, global_var, shard_mean_spread, dp_grad, global_grad_over_r;
+  Result result;
+};
+ChannelStatGap per_channel_bn_gap(const std::vector<std::vector<Rational>>& shards, std::int64_t N, std::int64_t oc, std::int64_t h,
+                                  std::int64_t w);
 
 }  // namespace shlo::theorems
