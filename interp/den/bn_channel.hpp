@@ -57,14 +57,6 @@ Vec<D> bn_per_channel(const Node<D>& nd, const ChannelGroups& G, BnPart part, co
   return y;
 }
 
-/// The fused SGD update param - lr * grad (param: the row's real field of that name).
-template <class D>
-Vec<D> sgd_step(const Node<D>& nd, const char* param, const Vec<D>& grad) {
-  const Vec<D> p = nd.real(param);
-  const auto lr = nd.scalar("lr");
-  return nd.map(static_cast<std::int64_t>(grad.size()), [&](std::size_t i) { return nd.d.sub(p[i], nd.d.mul(lr, grad[i])); });
-}
-
 template <class D>
 ChannelGroups per_example_groups(const Node<D>& nd) { return {1, nd.n("oc"), nd.n("h") * nd.n("w"), false}; }
 template <class D>
