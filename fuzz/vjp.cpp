@@ -103,6 +103,8 @@ Instance build_case(const VjpPair& pair) {
     // The backward node by its row's recipes; its child is the cotangent dy.
     std::map<std::string, std::int64_t> nats;
     for (const char* n : B.nats) nats[n] = draw_nat(n);
+    // One constraint between names: a head index is below the head count (headSlice/headPad).
+    if (nats.count("head") && nats.count("heads")) nats["head"] = *rc::gen::inRange<std::int64_t>(0, nats.at("heads"));
     ExprPtr dy = operand_plan("%dy", eval_length(B.child_lengths.at(0), nats));
     ExprPtr back = *gen_values(make_skeleton(B.name, nats, {dy}, *gen_strings(B.name)));
     // The forward peer: the backward's nats and shared fields by name, the rest drawn.
@@ -147,13 +149,16 @@ Instance build_case(const VjpPair& pair) {
 // --- judging --------------------------------------------------------------------------------
 
 // The backward deliberately wrong (the control): at the other phase (the saved point negated)
-// and with the cotangent reversed (a transpose missing).
+// and with the cotangent reversed (a transpose missing) and its first entry moved by one (so
+// that a backward that only sums the cotangent, a bias or beta gradient, is wrong too).
 ExprPtr wrong_backward(const Expr& back, const std::string& saved) {
   Expr b = back;
   if (!saved.empty())
     for (auto& q : b.reals.at(saved)) q = -q;
   Expr dy = *back.children.at(0);
-  std::reverse(dy.reals.at("v").begin(), dy.reals.at("v").end());
+  auto& v = dy.reals.at("v");
+  std::reverse(v.begin(), v.end());
+  if (!v.empty()) v.front() += Rational(1);
   b.children[0] = make_expr(std::move(dy));
   return make_expr(std::move(b));
 }
