@@ -4,4 +4,5 @@
 
 namespace shlo {
 template DenResult<ExactDomain> denote(const ExactDomain&, const Expr&);
+template DenResult<ExactDomain> denote(const ExactDomain&, const Expr&, const DenBindings<ExactDomain>&);
 }  // namespace shlo

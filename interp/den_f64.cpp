@@ -4,4 +4,5 @@
 
 namespace shlo {
 template DenResult<F64Domain> denote(const F64Domain&, const Expr&);
+template DenResult<F64Domain> denote(const F64Domain&, const Expr&, const DenBindings<F64Domain>&);
 }  // namespace shlo

@@ -128,9 +128,11 @@ struct DomainBackend {
 
 }  // namespace run_detail
 
+namespace run_detail {
+
 template <class D>
-RunResult<D> run_program(const Module& m, const D& d, std::vector<std::vector<Value<D>>> inputs, const RunOptions& options,
-                         ReplicaExchange<Value<D>>& exchange) {
+RunResult<D> run_observed(const Module& m, const D& d, std::vector<std::vector<Value<D>>> inputs, const RunOptions& options,
+                          ReplicaExchange<Value<D>>& exchange, const AfterInstruction<D>& after) {
   const Function& f = m.function;
   const auto local = exchange.local_replicas();
   if (inputs.size() != local.size())
@@ -153,7 +155,7 @@ RunResult<D> run_program(const Module& m, const D& d, std::vector<std::vector<Va
     }
   }
   run_detail::DomainBackend<D> backend{d};
-  LoopStats stats = run_replica_loop(m, backend, exchange, env, options);
+  LoopStats stats = run_replica_loop(m, backend, exchange, env, options, after);
   RunResult<D> result;
   result.profile = std::move(stats.profile);
   result.peak_live_bytes = stats.peak_live_bytes;
@@ -162,6 +164,14 @@ RunResult<D> run_program(const Module& m, const D& d, std::vector<std::vector<Va
     for (const auto& name : f.return_values) result.outputs[i].push_back(env[i].at(name));
   if (options.keep_values) result.values = std::move(env);
   return result;
+}
+
+}  // namespace run_detail
+
+template <class D>
+RunResult<D> run_program(const Module& m, const D& d, std::vector<std::vector<Value<D>>> inputs, const RunOptions& options,
+                         ReplicaExchange<Value<D>>& exchange) {
+  return run_detail::run_observed(m, d, std::move(inputs), options, exchange, {});
 }
 
 template <class D>
@@ -173,10 +183,22 @@ RunResult<D> run_program(const Module& m, const D& d, std::vector<std::vector<Va
   return run_program(m, d, std::move(inputs), options, exchange);
 }
 
+template <class D>
+RunResult<D> run_program_observed(const Module& m, const D& d, std::vector<std::vector<Value<D>>> inputs, const RunOptions& options,
+                                  const AfterInstruction<D>& after) {
+  if (options.replicas < 1) throw RunError("the replica count must be at least 1");
+  if (static_cast<int>(inputs.size()) != options.replicas)
+    throw RunError("expected inputs for " + std::to_string(options.replicas) + " replica(s), got " + std::to_string(inputs.size()));
+  InProcessExchange<Value<D>> exchange(options.replicas);
+  return run_detail::run_observed(m, d, std::move(inputs), options, exchange, after);
+}
+
 }  // namespace shlo
 
 // Both forms of run_program for one domain (in its run_<domain>.cpp).
 #define SHLO_INSTANTIATE_RUN_PROGRAM(D)                                                                                   \
   template RunResult<D> run_program(const Module&, const D&, std::vector<std::vector<Value<D>>>, const RunOptions&);     \
   template RunResult<D> run_program(const Module&, const D&, std::vector<std::vector<Value<D>>>, const RunOptions&,      \
-                                    ReplicaExchange<Value<D>>&);
+                                    ReplicaExchange<Value<D>>&);                                                          \
+  template RunResult<D> run_program_observed(const Module&, const D&, std::vector<std::vector<Value<D>>>, const RunOptions&, \
+                                             const AfterInstruction<D>&);

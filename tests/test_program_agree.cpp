@@ -171,3 +171,71 @@ TEST_CASE("agree: mlp_fwd in f64, the second relu's zero changed fails there", "
   CHECK(c.first_failure()->constructor == "reluF");
   CHECK(c.first_failure()->line == 12);
 }
+
+TEST_CASE("agree: interval:64 on the hand-sized affine layer, a changed operand gives disjoint enclosures", "[agree][interval]") {
+  const Module m = parse_module(kAffine, "affine.mlir");
+  const IntervalDomain I(64);
+  // The exact inputs of affine_inputs(), as point enclosures.
+  auto to_interval = [&](const std::vector<std::vector<Value<ExactDomain>>>& exact) {
+    std::vector<std::vector<Value<IntervalDomain>>> out(exact.size());
+    for (std::size_t r = 0; r < exact.size(); ++r)
+      for (const auto& v : exact[r]) {
+        const auto& t = std::get<Tensor<ExtRational>>(v);
+        std::vector<BigInterval> x;
+        for (const auto& q : t.data) x.push_back(I.from_rational(q.q));
+        out[r].push_back(Tensor<BigInterval>(t.shape, std::move(x)));
+      }
+    return out;
+  };
+  const auto a = agree_program(m, I, to_interval(affine_inputs()), 1);
+  INFO(format_agreement(a));
+  CHECK(a.pass());
+  CHECK(a.domain == "interval:64");
+  CHECK(a.compared == 2);
+  CHECK(a.elements == 8);
+  CHECK(a.outputs.at(0).verdict == "PASS");
+  // Control: as in exact, den's row 0 is [3/2, 13/4] and the text's 2 x_0 W = [2, 6]: the point
+  // enclosures [3/2, 3/2] and [2, 2] are disjoint.
+  const Module wrong = parse_module(replace_once(kAffine, "stablehlo.add %v0, %v1", "stablehlo.add %v0, %v0"), "affine.mlir");
+  const auto c = agree_program(m, I, to_interval(affine_inputs()), 1, &wrong);
+  CHECK_FALSE(c.pass());
+  CHECK(c.failed == 1);
+  REQUIRE(c.first_failure());
+  CHECK(c.first_failure()->constructor == "addBcast");
+  CHECK(c.first_failure()->line == 5);
+  CHECK(c.first_failure()->detail == "row 0, element 0: den = [1.5, 1.5], text = [2.0, 2.0] (disjoint)");
+  CHECK(node_of(c, "dotIn")->agree);
+}
+
+TEST_CASE("agree: linear_train_step in interval:64 (batch sums), a changed learning rate fails", "[agree][interval][artifacts]") {
+  SHLO_REQUIRE_ARTIFACTS(dir);
+  const std::string text = read_file(dir + "/linear_train_step.mlir");
+  const IntervalDomain I(64);
+  const auto a = agree_on_text(I, text, text, 3, -1, 1);
+  INFO(format_agreement(a));
+  CHECK(a.pass());
+  CHECK(a.not_comparable == 0);
+  CHECK(node_of(a, "weightSgd")->reading == BatchReading::BatchSum);
+  CHECK(node_of(a, "softmaxDiv")->reading == BatchReading::PerRow);
+  // Control: the learning rate moves by 1e-5 of itself; the enclosures are about 2^-60 wide.
+  const std::string wrong = replace_once(text, "%v10 = stablehlo.constant dense<0.00078125>", "%v10 = stablehlo.constant dense<0.00078126>");
+  const auto c = agree_on_text(I, text, wrong, 3, -1, 1);
+  INFO(format_agreement(c));
+  REQUIRE(c.first_failure());
+  CHECK(c.first_failure()->constructor == "weightSgd");
+  CHECK(c.first_failure()->line == 16);
+  CHECK(c.failed == 1);
+  CHECK(c.first_failure()->detail.find("(disjoint)") != std::string::npos);
+}
+
+TEST_CASE("agree: mlp_train_step in interval:64, masks decided on the enclosures' midpoints; a changed zero fails", "[agree][interval][artifacts][slow]") {
+  SHLO_REQUIRE_ARTIFACTS(dir);
+  const std::string text = read_file(dir + "/mlp_train_step.mlir");
+  const IntervalDomain I(64);
+  const auto a = agree_on_text(I, text, text, 5, -0.5, 0.5);
+  INFO(format_agreement(a));
+  CHECK(a.pass());
+  CHECK(a.not_comparable == 0);
+  REQUIRE(node_of(a, "selectPos"));
+  CHECK(node_of(a, "selectPos")->compared);
+}
