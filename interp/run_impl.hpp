@@ -91,13 +91,13 @@ Value<D> execute(const D& d, const Instruction& inst, const std::vector<const Va
       for (std::size_t i = 0; i < args.size(); ++i) xs.push_back(&t(i));
       return ops::concatenate(xs, a.dimension);
     }
-    case Op::DotGeneral: return ops::dot_general(d, t(0), t(1), a);
-    case Op::Convolution: return ops::convolution(d, t(0), t(1), a, inst.result_type.shape);
+    case Op::DotGeneral: return ops::dot_general(d, t(0), t(1), dot_dimensions(a));
+    case Op::Convolution: return ops::convolution(d, t(0), t(1), convolution_attributes(a), inst.result_type.shape);
     case Op::Reduce: return ops::reduce(d, t(0), t(1)[0], a.dimensions, *a.reduce_body);
     case Op::ReduceWindow:
-      return ops::reduce_window(d, t(0), t(1)[0], a, region_binary_op(inst.regions[0], "reduce_window body"));
+      return ops::reduce_window(d, t(0), t(1)[0], window_attributes(a), region_binary_op(inst.regions[0], "reduce_window body"));
     case Op::SelectAndScatter:
-      return ops::select_and_scatter(d, t(0), t(1), t(2)[0], a, region_compare(inst.regions[0]),
+      return ops::select_and_scatter(d, t(0), t(1), t(2)[0], window_attributes(a), region_compare(inst.regions[0]),
                                      region_binary_op(inst.regions[1], "scatter"));
     case Op::AllReduce:
       break;
