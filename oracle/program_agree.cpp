@@ -498,7 +498,7 @@ ProgramAgreement agree_program(const Module& m, const D& d, std::vector<std::vec
     }
 
   NodeJudge<D> judge(d, out.batch);
-  run_program_observed(text, d, std::move(inputs), options, [&](std::size_t k, const ValueEnv<D>& values) {
+  const RunResult<D> run = run_program_observed(text, d, std::move(inputs), options, [&](std::size_t k, const ValueEnv<D>& values) {
     for (const Site* site : judge_after[k])
       for (int r = 0; r < replicas; ++r) {
         NodeAgreement n;
@@ -517,6 +517,7 @@ ProgramAgreement agree_program(const Module& m, const D& d, std::vector<std::vec
         out.nodes.push_back(std::move(n));
       }
   });
+  out.peak_live_bytes = run.peak_live_bytes;
   // Text order: by the line that defines the node's value.
   std::stable_sort(out.nodes.begin(), out.nodes.end(),
                    [](const NodeAgreement& a, const NodeAgreement& b) { return std::tie(a.line, a.replica) < std::tie(b.line, b.replica); });

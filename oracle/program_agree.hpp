@@ -76,6 +76,7 @@ struct ProgramAgreement {
   std::vector<NodeAgreement> nodes;                  // every node on every replica, in text order
   std::vector<OutputAgreement> outputs;
   std::int64_t compared = 0, not_comparable = 0, elements = 0, failed = 0;
+  std::size_t peak_live_bytes = 0;  // the run's largest total of live values (scalar storage)
   /// The first disagreeing node in text order (nullptr when none).
   const NodeAgreement* first_failure() const;
   /// No disagreement, and at least one value compared.
