@@ -229,7 +229,7 @@ TEST_CASE("agree: linear_train_step in interval:64 (batch sums), a changed learn
   CHECK(c.first_failure()->detail.find("(disjoint)") != std::string::npos);
 }
 
-TEST_CASE("agree: mlp_train_step in interval:64, masks decided on the enclosures' midpoints; a changed zero fails", "[agree][interval][artifacts][slow]") {
+TEST_CASE("agree: mlp_train_step in interval:64, its relu masks decided on the enclosures' midpoints", "[agree][interval][artifacts][slow]") {
   SHLO_REQUIRE_ARTIFACTS(dir);
   const std::string text = read_file(dir + "/mlp_train_step.mlir");
   const IntervalDomain I(64);
@@ -262,4 +262,23 @@ TEST_CASE("agree: values are freed after their last use and judgement, as in shl
   CHECK(a.peak_live_bytes <= run.peak_live_bytes + run.peak_live_bytes / 100);
   // Control: keeping every value (what agree did before) costs 1,272,488 bytes, 19% more.
   CHECK(kept.peak_live_bytes > a.peak_live_bytes + run.peak_live_bytes / 10);
+}
+
+TEST_CASE("agree: cifar8_bn_fwd in f64 (batch norm verbatim), the first relu's zero changed fails there", "[agree][artifacts]") {
+  SHLO_REQUIRE_ARTIFACTS(dir);
+  const std::string text = read_file(dir + "/cifar8_bn_fwd.mlir");
+  const auto a = agree_on_text(F64Domain{}, text, text, 2, -0.05, 0.05);
+  INFO(format_agreement(a));
+  CHECK(a.pass());
+  CHECK(a.verbatim == 160);  // the batch-norm lines run as text; their values feed the nodes
+  CHECK(a.compared == 28);
+  CHECK(a.not_comparable == 0);
+  // Control: the first relu clamps at 1/2 (line 31); only that node disagrees, since every node
+  // is judged on the text's own values of its inputs.
+  const std::string wrong = replace_once(text, "%v25 = stablehlo.constant dense<0.0>", "%v25 = stablehlo.constant dense<0.5>");
+  const auto c = agree_on_text(F64Domain{}, text, wrong, 2, -0.05, 0.05);
+  REQUIRE(c.first_failure());
+  CHECK(c.first_failure()->constructor == "reluF");
+  CHECK(c.first_failure()->line == 32);
+  CHECK(c.failed == 1);
 }
