@@ -29,7 +29,10 @@ struct AgreeArgs {
 template <class D>
 void agree_in(const D& d, const Module& m, const Module* run_instead, const AgreeArgs& args) {
   if constexpr (!kAgreeDomain<D>) {
-    bad_input("--domain " + d.name() + ": den reads its inputs back from the text's values exactly, so agree runs in exact, f64 or f32");
+    bad_input("--domain " + d.name() +
+              ": agree runs in exact, interval:P, f64 or f32; an mpfr:P value is one rounded point, which says less than the "
+              "certain enclosures of interval:P at the same precision (use --domain interval:" +
+              std::to_string(d.precision()) + ")");
   } else {
     std::vector<std::vector<Value<D>>> inputs;
     try {
@@ -63,12 +66,15 @@ void add_agree_command(CLI::App& app) {
       "agree",
       "den against the text on a whole program: lift it, run the text op by op, and compare every\n"
       "lifted node's den (on the text's values of its inputs) with the text's value of that node.\n"
-      "exact: equal; f64, f32: within a per-node rounding allowance. Verbatim lines run as text.\n"
+      "exact: equal; interval:P: the enclosures overlap; f64, f32: within a per-node rounding\n"
+      "allowance. Verbatim lines run as text. Not in mpfr:P: a rounded point at P bits says less than\n"
+      "interval:P's certain enclosures, so agree refuses it (exit 2).\n"
+      "Values are freed after their last use and judgement: memory as for shlo run.\n"
       "One row per output (PASS, FAIL, TEXT: no node gives it, N/C: not comparable), then the count\n"
       "of values compared and the first disagreeing node with its line.\n"
       "Exit 0: every compared value agrees; 1: a disagreement (or nothing compared); 2: bad input.");
   cmd->add_option("file", args->file, "the .mlir file")->required();
-  cmd->add_option("--domain,-d", args->domain, "exact | f64 | f32")->capture_default_str();
+  cmd->add_option("--domain,-d", args->domain, "exact | interval:P | f64 | f32")->capture_default_str();
   cmd->add_option("--replicas,-r", args->replicas, "number of replicas R")->capture_default_str()->check(CLI::Range(1, 4096));
   auto* in = cmd->add_option("--inputs,-i", args->inputs_dir, "folder of input .npy files (as shlo run reads them)");
   auto* rnd = cmd->add_option("--random-inputs", args->seed, "draw inputs from this seed instead")->check(CLI::NonNegativeNumber);

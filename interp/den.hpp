@@ -7,7 +7,9 @@
 // with IEEE results.
 #pragma once
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ast/expr.hpp"
@@ -41,5 +43,25 @@ struct DenOptions {
 /// comparison in `interval`).
 template <class D>
 DenResult<D> denote(const D& d, const Expr& e, const DenOptions& options = {});
+
+/// Values already in the domain that den reads in place of real fields: (node, field) -> the
+/// field's values. For inputs that have no exact rational form (the enclosures of
+/// `interval:P`), so that den is evaluated on them without a detour through the rationals.
+/// A bound field is read by Node::real, Node::scalar and Node::at (interp/den_node.hpp); a den
+/// that decides a comparison on a field's exact rationals (Expr::real: the masks) still reads
+/// the node's rationals, which the caller sets to a representative of each value.
+template <class D>
+struct DenBindings {
+  std::map<std::pair<const Expr*, std::string>, std::vector<typename D::Scalar>> fields;
+  /// The bound values of e's field `name`, or nullptr.
+  const std::vector<typename D::Scalar>* find(const Expr& e, const std::string& name) const {
+    const auto it = fields.find({&e, name});
+    return it == fields.end() ? nullptr : &it->second;
+  }
+};
+
+/// den(e) with the fields in `bound` read from there.
+template <class D>
+DenResult<D> denote(const D& d, const Expr& e, const DenBindings<D>& bound, const DenOptions& options = {});
 
 }  // namespace shlo

@@ -4,4 +4,5 @@
 
 namespace shlo {
 template DenResult<ExactDomain> denote(const ExactDomain&, const Expr&, const DenOptions&);
+template DenResult<ExactDomain> denote(const ExactDomain&, const Expr&, const DenBindings<ExactDomain>&, const DenOptions&);
 }  // namespace shlo

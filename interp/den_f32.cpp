@@ -4,4 +4,5 @@
 
 namespace shlo {
 template DenResult<F32Domain> denote(const F32Domain&, const Expr&, const DenOptions&);
+template DenResult<F32Domain> denote(const F32Domain&, const Expr&, const DenBindings<F32Domain>&, const DenOptions&);
 }  // namespace shlo

@@ -4,4 +4,5 @@
 
 namespace shlo {
 template DenResult<F64Domain> denote(const F64Domain&, const Expr&, const DenOptions&);
+template DenResult<F64Domain> denote(const F64Domain&, const Expr&, const DenBindings<F64Domain>&, const DenOptions&);
 }  // namespace shlo

@@ -30,13 +30,14 @@ namespace den_detail {
 template <class D>
 class Denoter {
  public:
-  Denoter(const D& d, std::vector<DenEvent>& events, RoundingModel rounding) : d_(d), events_(events), rounding_(rounding) {}
+  Denoter(const D& d, std::vector<DenEvent>& events, RoundingModel rounding, const DenBindings<D>* bound = nullptr)
+      : d_(d), events_(events), rounding_(rounding), bound_(bound) {}
 
   Vec<D> eval(const Expr& e, const std::string& path) {
     std::vector<Vec<D>> kids;
     for (std::size_t i = 0; i < e.children.size(); ++i) kids.push_back(eval(*e.children[i], path + "/" + std::to_string(i)));
     const Site site{path, e.spec->name, &events_};
-    const Node<D> node{d_, e, kids, site, e.length(), rounding_};
+    const Node<D> node{d_, e, kids, site, e.length(), rounding_, bound_};
     switch (e.spec->id) {
 #define SHLO_CTOR(ID, NAME, ...) \
   case Ctor::ID: return den(Of<Ctor::ID>{}, node);
@@ -50,15 +51,21 @@ class Denoter {
   const D& d_;
   std::vector<DenEvent>& events_;
   RoundingModel rounding_;
+  const DenBindings<D>* bound_;
 };
 
 }  // namespace den_detail
 
 template <class D>
 DenResult<D> denote(const D& d, const Expr& e, const DenOptions& options) {
+  return denote(d, e, DenBindings<D>{}, options);
+}
+
+template <class D>
+DenResult<D> denote(const D& d, const Expr& e, const DenBindings<D>& bound, const DenOptions& options) {
   if (!e.has_values()) throw ExprError("den: the expression is a skeleton (no real fields); den needs values");
   DenResult<D> out;
-  den_detail::Denoter<D> den(d, out.events, options.rounding);
+  den_detail::Denoter<D> den(d, out.events, options.rounding, bound.fields.empty() ? nullptr : &bound);
   try {
     out.value = den.eval(e, "root");
   } catch (const DomainError& err) {

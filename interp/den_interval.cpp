@@ -4,4 +4,5 @@
 
 namespace shlo {
 template DenResult<IntervalDomain> denote(const IntervalDomain&, const Expr&, const DenOptions&);
+template DenResult<IntervalDomain> denote(const IntervalDomain&, const Expr&, const DenBindings<IntervalDomain>&, const DenOptions&);
 }  // namespace shlo

@@ -4,4 +4,5 @@
 
 namespace shlo {
 template DenResult<MpfrDomain> denote(const MpfrDomain&, const Expr&, const DenOptions&);
+template DenResult<MpfrDomain> denote(const MpfrDomain&, const Expr&, const DenBindings<MpfrDomain>&, const DenOptions&);
 }  // namespace shlo

@@ -19,15 +19,23 @@ struct Node {
   const Site& s;
   std::int64_t len;              // the result length
   RoundingModel rounding = RoundingModel::Identity;  // DenOptions::rounding of this run
+  const DenBindings<D>* bound = nullptr;  // fields given as domain values (den.hpp), if any
 
   const Vec<D>& u() const { return k.at(0); }  // the (first) child
   std::int64_t n(const char* name) const { return e.nat(name); }
+  // A real field's values: the bound ones, or the node's rationals in the domain.
   Vec<D> real(const char* name) const {
+    if (const Vec<D>* v = bound ? bound->find(e, name) : nullptr) return *v;
     Vec<D> v;
     for (const auto& q : e.real(name)) v.push_back(d.from_rational(q));
     return v;
   }
-  S scalar(const char* name) const { return d.from_rational(e.real(name).at(0)); }
+  // Element i of a real field.
+  S at(const char* name, std::size_t i) const {
+    if (const Vec<D>* v = bound ? bound->find(e, name) : nullptr) return v->at(i);
+    return d.from_rational(e.real(name).at(i));
+  }
+  S scalar(const char* name) const { return at(name, 0); }
   S num(std::int64_t v) const { return d.from_rational(Rational(v)); }
   template <class F>
   Vec<D> map(std::int64_t count, F f) const {
@@ -45,8 +53,8 @@ struct Node {
   }
   // (m'/bc1) / (sqrt(v'/bc2) + eps), Lean-total.
   S adam_direction(const S& g, std::size_t i) const {
-    const S m1 = m_next(scalar("beta1"), d.from_rational(e.real("m")[i]), g);
-    const S v1 = v_next(scalar("beta2"), d.from_rational(e.real("v")[i]), g);
+    const S m1 = m_next(scalar("beta1"), at("m", i), g);
+    const S v1 = v_next(scalar("beta2"), at("v", i), g);
     const auto idx = static_cast<std::int64_t>(i);
     const S mh = div0(d, m1, scalar("bc1"), s, idx);
     const S vh = div0(d, v1, scalar("bc2"), s, idx);

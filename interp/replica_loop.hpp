@@ -83,10 +83,13 @@ struct LoopStats {
 
 /// Runs the body of `m` on env[i] (the arguments of local replica i, bound by name). With
 /// options.keep_values every value stays in env; otherwise only the arguments that are never
-/// used and the returned values remain. Throws RunError located at the instruction.
+/// used and the returned values remain. `after` (may be empty) sees env after each
+/// instruction, before the values that die there are freed. Throws RunError located at the
+/// instruction.
 template <class V, class Backend>
 LoopStats run_replica_loop(const Module& m, Backend& backend, ReplicaExchange<V>& exchange,
-                           std::vector<std::unordered_map<std::string, V>>& env, const RunOptions& options) {
+                           std::vector<std::unordered_map<std::string, V>>& env, const RunOptions& options,
+                           const std::function<void(std::size_t, const std::vector<std::unordered_map<std::string, V>>&)>& after = {}) {
   using Clock = std::chrono::steady_clock;
   const Function& f = m.function;
   const auto insts = instructions(f);
@@ -97,11 +100,17 @@ LoopStats run_replica_loop(const Module& m, Backend& backend, ReplicaExchange<V>
     for (const auto& [name, v] : e) live += backend.bytes(v);
   stats.peak_live_bytes = live;
 
-  // Last use of every value, so that it can be freed right after.
+  // Last use of every value (by the text, or options.keep_until), so that it can be freed
+  // right after: dies_after[k] lists the values that instruction k is the last to need.
   std::unordered_map<std::string, std::size_t> last_use;
   for (std::size_t k = 0; k < insts.size(); ++k)
     for (const auto& name : insts[k]->operands) last_use[name] = k;
+  for (const auto& [name, k] : options.keep_until) last_use[name] = std::max(last_use[name], k);
   const std::set<std::string> returned(f.return_values.begin(), f.return_values.end());
+  std::vector<std::vector<std::string>> dies_after(insts.size());
+  if (!options.keep_values)
+    for (const auto& [name, k] : last_use)
+      if (k < insts.size() && !returned.count(name)) dies_after[k].push_back(name);
 
   const auto start = Clock::now();
   for (std::size_t k = 0; k < insts.size(); ++k) {
@@ -145,8 +154,8 @@ LoopStats run_replica_loop(const Module& m, Backend& backend, ReplicaExchange<V>
                      " = stablehlo." + op_name(inst.op) + ": " + e.what());
     }
     stats.peak_live_bytes = std::max(stats.peak_live_bytes, live);
-    for (const auto& name : inst.operands) {
-      if (options.keep_values || last_use[name] != k || returned.count(name)) continue;
+    if (after) after(k, env);
+    for (const auto& name : dies_after[k]) {
       for (auto& e : env) {
         auto it = e.find(name);
         if (it == e.end()) continue;

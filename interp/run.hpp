@@ -40,7 +40,17 @@ struct RunOptions {
   bool keep_values = false;
   /// Called before each instruction (for a progress line); may be empty.
   std::function<void(const RunProgress&)> progress;
+  /// name -> k: keep the value until instruction k has run even when the text reads it no
+  /// longer, for checks made during the run (shlo agree judges a node once its inputs exist).
+  std::unordered_map<std::string, std::size_t> keep_until;
 };
+
+/// Every local replica's live values by name, as the run holds them.
+template <class D>
+using ValueEnv = std::vector<std::unordered_map<std::string, Value<D>>>;
+/// Called after instruction k has run, before the values it was the last to need are freed.
+template <class D>
+using AfterInstruction = std::function<void(std::size_t k, const ValueEnv<D>& values)>;
 
 template <class D>
 struct RunResult {
@@ -56,6 +66,12 @@ struct RunResult {
 template <class D>
 RunResult<D> run_program(const Module& m, const D& domain, std::vector<std::vector<Value<D>>> inputs,
                          const RunOptions& options);
+
+/// The same, calling `after` after each instruction: checks that look at every value while
+/// the run frees each one after its last use (and after options.keep_until).
+template <class D>
+RunResult<D> run_program_observed(const Module& m, const D& domain, std::vector<std::vector<Value<D>>> inputs,
+                                  const RunOptions& options, const AfterInstruction<D>& after);
 
 template <class V>
 class ReplicaExchange;

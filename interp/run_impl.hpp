@@ -110,13 +110,13 @@ Value<D> execute_exactly(const D& d, const Instruction& inst, const std::vector<
       for (std::size_t i = 0; i < args.size(); ++i) xs.push_back(&t(i));
       return ops::concatenate(xs, a.dimension);
     }
-    case Op::DotGeneral: return ops::dot_general(d, t(0), t(1), a);
-    case Op::Convolution: return ops::convolution(d, t(0), t(1), a, inst.result_type.shape);
+    case Op::DotGeneral: return ops::dot_general(d, t(0), t(1), dot_dimensions(a));
+    case Op::Convolution: return ops::convolution(d, t(0), t(1), convolution_attributes(a), inst.result_type.shape);
     case Op::Reduce: return ops::reduce(d, t(0), t(1)[0], a.dimensions, *a.reduce_body);
     case Op::ReduceWindow:
-      return ops::reduce_window(d, t(0), t(1)[0], a, region_binary_op(inst.regions[0], "reduce_window body"));
+      return ops::reduce_window(d, t(0), t(1)[0], window_attributes(a), region_binary_op(inst.regions[0], "reduce_window body"));
     case Op::SelectAndScatter:
-      return ops::select_and_scatter(d, t(0), t(1), t(2)[0], a, region_compare(inst.regions[0]),
+      return ops::select_and_scatter(d, t(0), t(1), t(2)[0], window_attributes(a), region_compare(inst.regions[0]),
                                      region_binary_op(inst.regions[1], "scatter"));
     case Op::AllReduce:
       break;
@@ -153,9 +153,11 @@ struct DomainBackend {
 
 }  // namespace run_detail
 
+namespace run_detail {
+
 template <class D>
-RunResult<D> run_program(const Module& m, const D& d, std::vector<std::vector<Value<D>>> inputs, const RunOptions& options,
-                         ReplicaExchange<Value<D>>& exchange) {
+RunResult<D> run_observed(const Module& m, const D& d, std::vector<std::vector<Value<D>>> inputs, const RunOptions& options,
+                          ReplicaExchange<Value<D>>& exchange, const AfterInstruction<D>& after) {
   const Function& f = m.function;
   const auto local = exchange.local_replicas();
   if (inputs.size() != local.size())
@@ -178,7 +180,7 @@ RunResult<D> run_program(const Module& m, const D& d, std::vector<std::vector<Va
     }
   }
   run_detail::DomainBackend<D> backend{d};
-  LoopStats stats = run_replica_loop(m, backend, exchange, env, options);
+  LoopStats stats = run_replica_loop(m, backend, exchange, env, options, after);
   RunResult<D> result;
   result.profile = std::move(stats.profile);
   result.peak_live_bytes = stats.peak_live_bytes;
@@ -187,6 +189,14 @@ RunResult<D> run_program(const Module& m, const D& d, std::vector<std::vector<Va
     for (const auto& name : f.return_values) result.outputs[i].push_back(env[i].at(name));
   if (options.keep_values) result.values = std::move(env);
   return result;
+}
+
+}  // namespace run_detail
+
+template <class D>
+RunResult<D> run_program(const Module& m, const D& d, std::vector<std::vector<Value<D>>> inputs, const RunOptions& options,
+                         ReplicaExchange<Value<D>>& exchange) {
+  return run_detail::run_observed(m, d, std::move(inputs), options, exchange, {});
 }
 
 template <class D>
@@ -198,10 +208,22 @@ RunResult<D> run_program(const Module& m, const D& d, std::vector<std::vector<Va
   return run_program(m, d, std::move(inputs), options, exchange);
 }
 
+template <class D>
+RunResult<D> run_program_observed(const Module& m, const D& d, std::vector<std::vector<Value<D>>> inputs, const RunOptions& options,
+                                  const AfterInstruction<D>& after) {
+  if (options.replicas < 1) throw RunError("the replica count must be at least 1");
+  if (static_cast<int>(inputs.size()) != options.replicas)
+    throw RunError("expected inputs for " + std::to_string(options.replicas) + " replica(s), got " + std::to_string(inputs.size()));
+  InProcessExchange<Value<D>> exchange(options.replicas);
+  return run_detail::run_observed(m, d, std::move(inputs), options, exchange, after);
+}
+
 }  // namespace shlo
 
 // Both forms of run_program for one domain (in its run_<domain>.cpp).
 #define SHLO_INSTANTIATE_RUN_PROGRAM(D)                                                                                   \
   template RunResult<D> run_program(const Module&, const D&, std::vector<std::vector<Value<D>>>, const RunOptions&);     \
   template RunResult<D> run_program(const Module&, const D&, std::vector<std::vector<Value<D>>>, const RunOptions&,      \
-                                    ReplicaExchange<Value<D>>&);
+                                    ReplicaExchange<Value<D>>&);                                                          \
+  template RunResult<D> run_program_observed(const Module&, const D&, std::vector<std::vector<Value<D>>>, const RunOptions&, \
+                                             const AfterInstruction<D>&);

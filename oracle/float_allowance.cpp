@@ -36,8 +36,15 @@ double libm_ulps(Op op) {
   switch (op) {
     case Op::Tanh: case Op::Rsqrt: return 2;
     case Op::Logistic: return 3;
-    default: return 1;
+    case Op::Exponential: case Op::Log: case Op::Sqrt:
+    case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
+    case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Compare: case Op::Select: case Op::Convert:
+    case Op::Constant: case Op::Iota: case Op::BroadcastInDim: case Op::Reshape: case Op::Transpose:
+    case Op::Reverse: case Op::Slice: case Op::Pad: case Op::Concatenate: case Op::DotGeneral:
+    case Op::Convolution: case Op::Reduce: case Op::ReduceWindow: case Op::SelectAndScatter: case Op::AllReduce:
+      return 1;
   }
+  return 1;  // not an enumerator
 }
 
 // Terms per result element of a sum.

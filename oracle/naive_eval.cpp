@@ -78,8 +78,14 @@ T unary(Op op, T x) {
     case Op::Sqrt: return static_cast<T>(std::sqrt(v));
     case Op::Rsqrt: return static_cast<T>(1.0 / std::sqrt(v));
     case Op::Logistic: return static_cast<T>(1.0 / (1.0 + std::exp(-v)));
-    default: throw NaiveError(std::string("naive: no unary op ") + op_name(op));
+    case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
+    case Op::And: case Op::Or: case Op::Compare: case Op::Select: case Op::Convert: case Op::Constant:
+    case Op::Iota: case Op::BroadcastInDim: case Op::Reshape: case Op::Transpose: case Op::Reverse:
+    case Op::Slice: case Op::Pad: case Op::Concatenate: case Op::DotGeneral: case Op::Convolution:
+    case Op::Reduce: case Op::ReduceWindow: case Op::SelectAndScatter: case Op::AllReduce:
+      break;
   }
+  throw NaiveError(std::string("naive: no unary op ") + op_name(op));
 }
 
 template <class T>
@@ -93,8 +99,14 @@ T binary(Op op, T a, T b) {
     case Op::Minimum: return ieee_minimum(a, b);
     case Op::And: return static_cast<T>(a != 0 && b != 0);
     case Op::Or: return static_cast<T>(a != 0 || b != 0);
-    default: throw NaiveError(std::string("naive: no binary op ") + op_name(op));
+    case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log: case Op::Sqrt: case Op::Rsqrt:
+    case Op::Tanh: case Op::Logistic: case Op::Compare: case Op::Select: case Op::Convert: case Op::Constant:
+    case Op::Iota: case Op::BroadcastInDim: case Op::Reshape: case Op::Transpose: case Op::Reverse:
+    case Op::Slice: case Op::Pad: case Op::Concatenate: case Op::DotGeneral: case Op::Convolution:
+    case Op::Reduce: case Op::ReduceWindow: case Op::SelectAndScatter: case Op::AllReduce:
+      break;
   }
+  throw NaiveError(std::string("naive: no binary op ") + op_name(op));
 }
 
 template <class T>
@@ -248,9 +260,13 @@ class Evaluator {
         return reduce_window(inst, *in[0], in[1]->data[0]);
       case Op::SelectAndScatter:
         return select_and_scatter(inst, *in[0], *in[1], in[2]->data[0]);
-      default:
-        throw NaiveError(std::string("naive: no op ") + op_name(inst.op));
+      // The elementwise ops are done above; convert is not one of the documented orders' ops.
+      case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
+      case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log:
+      case Op::Sqrt: case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Convert:
+        break;
     }
+    throw NaiveError(std::string("naive: no op ") + op_name(inst.op));
   }
 
  private:

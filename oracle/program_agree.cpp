@@ -7,10 +7,13 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include "ast/emit.hpp"
 #include "ast/lift.hpp"
+#include "interp/domain/interval.hpp"
 #include "interp/den.hpp"
 #include "interp/run.hpp"
 #include "oracle/text_case.hpp"
@@ -87,16 +90,49 @@ struct Mismatch {
   std::string what;
 };
 
+// How a domain's values are compared and read into den.
+template <class D>
+struct AgreeTraits {
+  using S = typename D::Scalar;
+  static constexpr bool kFloat = std::is_floating_point_v<S>;
+  static constexpr bool kInterval = std::is_same_v<D, IntervalDomain>;
+
+  // A rational that stands for x where den decides a comparison on a field's exact value
+  // (the masks): x itself, or an enclosure's midpoint. The midpoint is sound there because
+  // the text makes the same decision on the same value, and the interval run stops on a
+  // comparison that its enclosure does not decide.
+  static Rational representative(const S& x) {
+    if constexpr (kFloat) {
+      return rational_from_double(static_cast<double>(x));
+    } else if constexpr (kInterval) {
+      Rational lo, hi;
+      mpfr_get_q(lo.backend().data(), x.lo());
+      mpfr_get_q(hi.backend().data(), x.hi());
+      return (lo + hi) / 2;
+    } else {
+      return x.q;
+    }
+  }
+  static bool finite(const S& x) {
+    if constexpr (kFloat) return std::isfinite(x);
+    else if constexpr (kInterval) return mpfr_number_p(x.lo()) && mpfr_number_p(x.hi());
+    else return x.finite();
+  }
+};
+
 template <class D>
 class NodeJudge {
  public:
   using S = typename D::Scalar;
-  static constexpr bool kFloat = std::is_floating_point_v<S>;
+  using Traits = AgreeTraits<D>;
+  static constexpr bool kFloat = Traits::kFloat;
+  static constexpr bool kInterval = Traits::kInterval;
 
-  NodeJudge(const D& d, const std::vector<std::unordered_map<std::string, Value<D>>>& values, std::int64_t batch)
-      : d_(d), values_(values), batch_(batch) {}
+  NodeJudge(const D& d, std::int64_t batch) : d_(d), batch_(batch) {}
 
-  void judge(const Site& site, NodeAgreement& out) {
+  /// Judges `site` on the run's values as they are now.
+  void judge(const Site& site, NodeAgreement& out, const ValueEnv<D>& values) {
+    values_ = &values;
     auto not_comparable = [&](std::string why) {
       out.compared = false;
       out.agree = true;
@@ -128,32 +164,19 @@ class NodeJudge {
     std::string field;                 // the real field
     std::int64_t length = 0;           // what den reads
     bool per_row = false;              // the text holds B rows of it
-    std::vector<Rational> values;      // all of the text's elements
+    const std::vector<S>* values = nullptr;  // all of the text's elements
     std::optional<Setting> set;        // what den's copy of it holds now
   };
 
   const std::vector<S>& tensor(int replica, const std::string& name, const std::string& what) const {
-    const auto& env = values_.at(static_cast<std::size_t>(replica));
+    const auto& env = values_->at(static_cast<std::size_t>(replica));
     const auto it = env.find(name);
     if (it == env.end()) throw NotComparable{what + ": the text has no value " + name};
     const auto* t = std::get_if<Tensor<S>>(&it->second);
     if (!t) throw NotComparable{what + ": " + name + " is a predicate"};
+    for (const auto& x : t->data)
+      if (!Traits::finite(x)) throw NotComparable{what + " (" + name + ") holds a non-finite value"};
     return t->data;
-  }
-
-  std::vector<Rational> exact_values(const std::vector<S>& v, const std::string& what) const {
-    std::vector<Rational> out;
-    out.reserve(v.size());
-    for (const auto& x : v) {
-      if constexpr (kFloat) {
-        if (!std::isfinite(x)) throw NotComparable{what + " holds a non-finite value"};
-        out.push_back(rational_from_double(static_cast<double>(x)));
-      } else {
-        if (!x.finite()) throw NotComparable{what + " holds an infinity"};
-        out.push_back(x.q);
-      }
-    }
-    return out;
   }
 
   Input make_input(const std::vector<S>& text, std::string label, std::int64_t length) const {
@@ -169,7 +192,7 @@ class NodeJudge {
       throw Mismatch{in.label + " has " + std::to_string(n) + " elements in the text; den reads " + std::to_string(length) +
                      (batch_ > 1 ? " (or B = " + std::to_string(batch_) + " rows of it)" : std::string())};
     }
-    in.values = exact_values(text, in.label);
+    in.values = &text;
     return in;
   }
 
@@ -225,28 +248,37 @@ class NodeJudge {
   }
 
   // den with the inputs set to row `row` of the per-row ones (the whole of the others);
-  // `zero_children`: den_0, at a zero cotangent; `absolute`: on |inputs|. An input is only
-  // rewritten when what den should read of it changed (a weight is set once, not per row).
-  std::vector<S> den_at(Expr& eval, std::vector<std::shared_ptr<Expr>>& leaves, std::vector<Input>& in, std::int64_t row,
-                        bool zero_children, bool absolute, const std::string& constructor) {
+  // `zero_children`: den_0, at a zero cotangent; `absolute`: on |inputs|. The inputs are
+  // bound to den as domain values (DenBindings); a field also gets its representatives as
+  // rationals, for a den that decides on them. An input is only rewritten when what den
+  // should read of it changed (a weight is set once, not per row).
+  std::vector<S> den_at(Expr& eval, std::vector<std::shared_ptr<Expr>>& leaves, std::vector<Input>& in, DenBindings<D>& bound,
+                        std::int64_t row, bool zero_children, bool absolute, const std::string& constructor) {
     for (auto& x : in) {
       const bool zero = x.child >= 0 && zero_children;
       const Setting want{x.per_row && !zero ? row : -1, zero, absolute};
       if (x.set && *x.set == want) continue;
       x.set = want;
-      std::vector<Rational> v;
+      std::vector<S> v;
       if (zero) {
-        v.assign(static_cast<std::size_t>(x.length), Rational(0));
+        v.assign(static_cast<std::size_t>(x.length), d_.from_rational(Rational(0)));
       } else {
-        const auto base = x.per_row ? static_cast<std::size_t>(row * x.length) : 0;
-        v.assign(x.values.begin() + static_cast<std::ptrdiff_t>(base), x.values.begin() + static_cast<std::ptrdiff_t>(base + x.length));
+        const auto base = static_cast<std::ptrdiff_t>(x.per_row ? row * x.length : 0);
+        v.assign(x.values->begin() + base, x.values->begin() + base + x.length);
       }
       if (absolute)
-        for (auto& q : v) q = boost::multiprecision::abs(q);
-      if (x.child >= 0) leaves[static_cast<std::size_t>(x.child)]->reals["v"] = std::move(v);
-      else eval.reals[x.field] = std::move(v);
+        for (auto& q : v) q = d_.abs(q);
+      if (x.child >= 0) {
+        bound.fields[{leaves[static_cast<std::size_t>(x.child)].get(), "v"}] = std::move(v);
+      } else {
+        std::vector<Rational> reps;
+        reps.reserve(v.size());
+        for (const auto& y : v) reps.push_back(Traits::representative(y));
+        eval.reals[x.field] = std::move(reps);
+        bound.fields[{&eval, x.field}] = std::move(v);
+      }
     }
-    auto r = denote(d_, eval);
+    auto r = denote(d_, eval, bound, DenOptions{RoundingModel::NearestEven});
     if (!r.events.empty())
       throw NotComparable{"den: " + r.events[0].kind + " in " + constructor + " (element " + std::to_string(r.events[0].index) + ")"};
     return std::move(r.value);
@@ -276,9 +308,11 @@ class NodeJudge {
       leaf->spec = find_constructor("operand");
       leaf->nats["n"] = child->length();
       leaf->strings["name"] = "%in";
+      leaf->reals["v"] = {};  // den reads the bound values
       leaves.push_back(leaf);
       eval.children.push_back(leaf);
     }
+    DenBindings<D> bound;
     bool batched = false;
     std::int64_t scalars = 16;
     for (const auto& x : in) {
@@ -297,22 +331,22 @@ class NodeJudge {
     std::vector<double> magnitude;  // float domains: M of the allowance
     const std::int64_t rows = out.reading == BatchReading::Whole ? 1 : batch_;
     if (out.reading == BatchReading::BatchSum) {
-      const std::vector<S> zero = den_at(eval, leaves, in, 0, true, false, c);
+      const std::vector<S> zero = den_at(eval, leaves, in, bound, 0, true, false, c);
       den = zero;
-      magnitude.assign(zero.size(), 0.0);
-      for (std::size_t i = 0; i < zero.size(); ++i) magnitude[i] = std::fabs(d_.to_double(zero[i]));
+      if (kFloat) magnitude.assign(zero.size(), 0.0);
+      for (std::size_t i = 0; i < magnitude.size(); ++i) magnitude[i] = std::fabs(d_.to_double(zero[i]));
       for (std::int64_t b = 0; b < rows; ++b) {
-        const std::vector<S> y = den_at(eval, leaves, in, b, false, false, c);
+        const std::vector<S> y = den_at(eval, leaves, in, bound, b, false, false, c);
         for (std::size_t i = 0; i < den.size(); ++i) {
           den[i] = d_.add(den[i], d_.sub(y[i], zero[i]));
-          magnitude[i] += std::fabs(d_.to_double(y[i]));
+          if (kFloat) magnitude[i] += std::fabs(d_.to_double(y[i]));
         }
       }
       scalars += 2 * batch_;
     } else {
       for (std::int64_t b = 0; b < rows; ++b) {
-        std::vector<S> y = den_at(eval, leaves, in, b, false, false, c);
-        den.insert(den.end(), y.begin(), y.end());
+        std::vector<S> y = den_at(eval, leaves, in, bound, b, false, false, c);
+        den.insert(den.end(), std::make_move_iterator(y.begin()), std::make_move_iterator(y.end()));
       }
       if (kFloat && den.size() == text.size()) {
         // M is only needed where |den - text| exceeds the allowance without it (cancellation):
@@ -323,9 +357,9 @@ class NodeJudge {
         for (std::int64_t b = 0; b < rows; ++b) {
           bool needed = false;
           for (std::int64_t i = b * width; i < (b + 1) * width && !needed; ++i)
-            needed = !within(den[static_cast<std::size_t>(i)], text[static_cast<std::size_t>(i)], 0.0, gamma_of(scalars));
+            needed = !agrees(den[static_cast<std::size_t>(i)], text[static_cast<std::size_t>(i)], 0.0, gamma_of(scalars));
           if (!needed) continue;
-          const std::vector<S> m = den_at(eval, leaves, in, b, false, true, c);
+          const std::vector<S> m = den_at(eval, leaves, in, bound, b, false, true, c);
           for (std::int64_t i = 0; i < width; ++i)
             magnitude[static_cast<std::size_t>(b * width + i)] = std::fabs(d_.to_double(m[static_cast<std::size_t>(i)]));
         }
@@ -334,7 +368,7 @@ class NodeJudge {
     compare(den, text, magnitude, scalars, length, out);
   }
 
-  // gamma_K = K u / (1 - K u) for K scalars read (0 in exact arithmetic).
+  // gamma_K = K u / (1 - K u) for K scalars read (0 outside the float domains).
   static double gamma_of(std::int64_t scalars) {
     if constexpr (!kFloat) {
       return 0;
@@ -345,11 +379,14 @@ class NodeJudge {
     }
   }
 
-  // |den - text| <= gamma (|den| + |text| + M); equality in exact arithmetic.
-  static bool within(const S& den, const S& text, double magnitude, double gamma) {
+  // f64, f32: |den - text| <= gamma (|den| + |text| + M); interval: the enclosures overlap;
+  // exact: equal.
+  bool agrees(const S& den, const S& text, double magnitude, double gamma) const {
     if constexpr (kFloat) {
       const double a = static_cast<double>(den), b = static_cast<double>(text);
       return std::fabs(a - b) <= gamma * (std::fabs(a) + std::fabs(b) + magnitude);
+    } else if constexpr (kInterval) {
+      return d_.compare(CompareDirection::EQ, den, text) != Tri::False;
     } else {
       return den == text;
     }
@@ -373,7 +410,7 @@ class NodeJudge {
         allowance = gamma * (std::fabs(a) + std::fabs(b) + m);
         out.max_difference = std::max(out.max_difference, std::fabs(a - b));
       }
-      const bool same = within(den[i], text[i], m, gamma);
+      const bool same = agrees(den[i], text[i], m, gamma);
       if (!same && out.agree) {
         const auto flat = static_cast<std::int64_t>(i);
         std::string where = "element " + std::to_string(flat);
@@ -384,6 +421,7 @@ class NodeJudge {
           std::snprintf(buf, sizeof buf, " (allowance %.3g)", allowance);
           detail += buf;
         }
+        if constexpr (kInterval) detail += " (disjoint)";
         fail(out, detail);
       }
     }
@@ -395,9 +433,20 @@ class NodeJudge {
   }
 
   const D& d_;
-  const std::vector<std::unordered_map<std::string, Value<D>>>& values_;
+  const ValueEnv<D>* values_ = nullptr;
   std::int64_t batch_;
 };
+
+// The text's names a node's judgement reads: its value, its children's, its name fields'.
+std::vector<std::string> names_read(const Site& site) {
+  std::vector<std::string> names{site.result};
+  names.insert(names.end(), site.children.begin(), site.children.end());
+  for (const TextInput& ni : site.node->spec->inputs) {
+    const auto s = site.node->strings.find(ni.field);
+    if (s != site.node->strings.end()) names.push_back(s->second);
+  }
+  return names;
+}
 
 }  // namespace
 
@@ -418,39 +467,62 @@ ProgramAgreement agree_program(const Module& m, const D& d, std::vector<std::vec
   for (const auto& item : lifted.render.items)
     if (item.expr) collector.item(*item.expr, item.counter);
 
+  const Module& text = run_instead ? *run_instead : m;
+  const auto insts = instructions(text.function);
+  std::map<std::string, int> line_of;
+  std::unordered_map<std::string, std::size_t> defined_at;
+  std::set<std::string> arguments;
+  for (const auto& a : text.function.arguments) arguments.insert(a.name);
+  for (std::size_t k = 0; k < insts.size(); ++k) {
+    line_of[insts[k]->result] = insts[k]->location.line;
+    defined_at[insts[k]->result] = k;
+  }
+
+  // Each node is judged during the run, right after the last of the values it reads has been
+  // computed; the run keeps those values until then and frees every value after its last
+  // use, so agree needs about the memory of `shlo run` rather than all of the program's values.
   RunOptions options;
   options.replicas = replicas;
-  options.keep_values = true;
-  const Module& text = run_instead ? *run_instead : m;
-  const RunResult<D> run = run_program(text, d, std::move(inputs), options);
-
-  std::map<std::string, int> line_of;
-  for (const Instruction* inst : instructions(text.function)) line_of[inst->result] = inst->location.line;
-  // Text order: by the line that defines the node's value.
-  std::vector<const Site*> order;
-  for (const auto& s : collector.sites) order.push_back(&s);
-  std::stable_sort(order.begin(), order.end(), [&](const Site* a, const Site* b) { return line_of[a->result] < line_of[b->result]; });
-
-  NodeJudge<D> judge(d, run.values, out.batch);
-  std::map<std::pair<int, std::string>, std::size_t> by_result;  // (replica, name) -> node
-  for (const Site* site : order)
-    for (int r = 0; r < replicas; ++r) {
-      NodeAgreement n;
-      n.result = site->result;
-      n.constructor = site->node->spec->name;
-      n.line = line_of[site->result];
-      n.replica = r;
-      judge.judge(*site, n);
-      if (n.compared) {
-        ++out.compared;
-        out.elements += n.elements;
-        out.failed += !n.agree;
-      } else {
-        ++out.not_comparable;
+  std::vector<std::vector<const Site*>> judge_after(insts.size());
+  if (!insts.empty())
+    for (const auto& site : collector.sites) {
+      const std::vector<std::string> names = names_read(site);
+      std::size_t when = 0;
+      for (const auto& name : names) {
+        const auto it = defined_at.find(name);
+        if (it != defined_at.end()) when = std::max(when, it->second);
+        else if (!arguments.count(name)) when = insts.size() - 1;  // the text lacks it: judged (not comparable) at the end
       }
-      by_result[{r, n.result}] = out.nodes.size();
-      out.nodes.push_back(std::move(n));
+      judge_after[when].push_back(&site);
+      for (const auto& name : names) options.keep_until[name] = std::max(options.keep_until[name], when);
     }
+
+  NodeJudge<D> judge(d, out.batch);
+  const RunResult<D> run = run_program_observed(text, d, std::move(inputs), options, [&](std::size_t k, const ValueEnv<D>& values) {
+    for (const Site* site : judge_after[k])
+      for (int r = 0; r < replicas; ++r) {
+        NodeAgreement n;
+        n.result = site->result;
+        n.constructor = site->node->spec->name;
+        n.line = line_of[site->result];
+        n.replica = r;
+        judge.judge(*site, n, values);
+        if (n.compared) {
+          ++out.compared;
+          out.elements += n.elements;
+          out.failed += !n.agree;
+        } else {
+          ++out.not_comparable;
+        }
+        out.nodes.push_back(std::move(n));
+      }
+  });
+  out.peak_live_bytes = run.peak_live_bytes;
+  // Text order: by the line that defines the node's value.
+  std::stable_sort(out.nodes.begin(), out.nodes.end(),
+                   [](const NodeAgreement& a, const NodeAgreement& b) { return std::tie(a.line, a.replica) < std::tie(b.line, b.replica); });
+  std::map<std::pair<int, std::string>, std::size_t> by_result;  // (replica, name) -> node
+  for (std::size_t i = 0; i < out.nodes.size(); ++i) by_result[{out.nodes[i].replica, out.nodes[i].result}] = i;
 
   const Function& f = m.function;
   for (int r = 0; r < replicas; ++r)
@@ -477,6 +549,8 @@ ProgramAgreement agree_program(const Module& m, const D& d, std::vector<std::vec
 template ProgramAgreement agree_program(const Module&, const ExactDomain&, std::vector<std::vector<Value<ExactDomain>>>, int, const Module*);
 template ProgramAgreement agree_program(const Module&, const F64Domain&, std::vector<std::vector<Value<F64Domain>>>, int, const Module*);
 template ProgramAgreement agree_program(const Module&, const F32Domain&, std::vector<std::vector<Value<F32Domain>>>, int, const Module*);
+template ProgramAgreement agree_program(const Module&, const IntervalDomain&, std::vector<std::vector<Value<IntervalDomain>>>, int,
+                                        const Module*);
 
 std::string format_agreement(const ProgramAgreement& a) {
   std::string s;

@@ -19,7 +19,8 @@
 //              gradients over the rows (weightGrad, weightSgd, ...), so it must equal
 //              den_0 + sum_b (den_b - den_0), den_0 being den at a zero cotangent.
 //
-// Comparisons: exact equality in `exact`; in f64 and f32, |den - text| within
+// Comparisons: exact equality in `exact`; overlapping enclosures in `interval:P` (den reads
+// the text's enclosures themselves, through DenBindings); in f64 and f32, |den - text| within
 // gamma_K (|den| + |text| + M) per element, gamma_K = K u / (1 - K u) with K the number of
 // scalars the node reads (plus 2 B for a batch sum, plus 16), and M den on the absolute values
 // of its inputs (the sum of the magnitudes of the terms, for sums of products) or, for a batch
@@ -34,6 +35,7 @@
 #include "ast/program.hpp"
 #include "interp/domain/exact.hpp"
 #include "interp/domain/ieee.hpp"
+#include "interp/domain/interval.hpp"
 #include "interp/ops/common.hpp"
 
 namespace shlo {
@@ -74,15 +76,18 @@ struct ProgramAgreement {
   std::vector<NodeAgreement> nodes;                  // every node on every replica, in text order
   std::vector<OutputAgreement> outputs;
   std::int64_t compared = 0, not_comparable = 0, elements = 0, failed = 0;
+  std::size_t peak_live_bytes = 0;  // the run's largest total of live values (scalar storage)
   /// The first disagreeing node in text order (nullptr when none).
   const NodeAgreement* first_failure() const;
   /// No disagreement, and at least one value compared.
   bool pass() const { return failed == 0 && compared > 0; }
 };
 
-/// The domains in which den's inputs can be read back from the text's values exactly.
+/// The domains agree runs in. mpfr:P is not one: a point value rounded at P bits says less
+/// than interval:P, whose enclosures are certain, and would need its own allowance.
 template <class D>
-inline constexpr bool kAgreeDomain = std::is_same_v<D, ExactDomain> || std::is_same_v<D, F64Domain> || std::is_same_v<D, F32Domain>;
+inline constexpr bool kAgreeDomain = std::is_same_v<D, ExactDomain> || std::is_same_v<D, F64Domain> || std::is_same_v<D, F32Domain> ||
+                                     std::is_same_v<D, IntervalDomain>;
 
 /// Lifts `m`, runs it in d on inputs[replica][argument] and judges every lifted node. Throws
 /// RunError when the text cannot run in d (an irrational value in `exact`, say).

@@ -8,18 +8,8 @@ shlo=$1
 corpus=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-check() {  # check NAME EXPECTED_RC COMMAND...   (a 60 s limit: a hang is a failure, not a stall)
-  local name=$1 want=$2
-  shift 2
-  timeout 60 "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  if [ "$rc" != "$want" ]; then
-    echo "FAIL $name: exit $rc, expected $want"; head -c 2000 "$tmp/out" "$tmp/err"; fails=$((fails + 1))
-  else
-    echo "ok   $name"
-  fi
-}
+check_timeout=60  # a hang is a failure, not a stall
+source "$(dirname "$0")/check_lib.sh"
 says() {  # says NAME FILE TEXT: the message must contain TEXT
   grep -qF -- "$3" "$tmp/$2" || { echo "FAIL $1: expected '$3' in $2:"; head -c 2000 "$tmp/$2"; echo; fails=$((fails + 1)); }
 }

@@ -6,18 +6,7 @@ shlo=$1
 artifacts=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-check() {  # check NAME EXPECTED_RC COMMAND...
-  local name=$1 want=$2
-  shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  if [ "$rc" != "$want" ]; then
-    echo "FAIL $name: exit $rc, expected $want"; cat "$tmp/out" "$tmp/err"; fails=$((fails + 1))
-  else
-    echo "ok   $name"
-  fi
-}
+source "$(dirname "$0")/check_lib.sh"
 cat >"$tmp/add.mlir" <<'MLIR'
 module @m {
   func.func @f(%x: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<2xf32> {
@@ -153,7 +142,12 @@ if [ -d "$artifacts" ]; then
   sed 's/stablehlo.add %v0, %v1/stablehlo.add %v1, %v1/' "$lf" >"$tmp/lf_wrong.mlir"
   check "agree: a changed operand fails" 1 "$shlo" agree "$lf" -d exact --random-inputs 5 --run-instead "$tmp/lf_wrong.mlir"
   grep -q "first disagreement: %v2 = addBcast at .*linear_fwd.mlir:5" "$tmp/out" || { echo "FAIL agree failure not located"; cat "$tmp/out"; fails=$((fails + 1)); }
-  check "agree in interval is refused" 2 "$shlo" agree "$lf" -d interval:64 --random-inputs 1
+  check "agree in interval:64" 0 "$shlo" agree "$lf" -d interval:64 --random-inputs 5 --range -1,1
+  grep -q "^0 .*%v2 .*addBcast .*PASS" "$tmp/out" || { echo "FAIL agree interval rows"; cat "$tmp/out"; fails=$((fails + 1)); }
+  check "agree in interval:64: a changed operand fails" 1 "$shlo" agree "$lf" -d interval:64 --random-inputs 5 --run-instead "$tmp/lf_wrong.mlir"
+  grep -q "first disagreement: %v2 = addBcast at .*linear_fwd.mlir:5.*(disjoint)" "$tmp/out" || { echo "FAIL agree interval failure not located"; cat "$tmp/out"; fails=$((fails + 1)); }
+  check "agree in mpfr is refused" 2 "$shlo" agree "$lf" -d mpfr:64 --random-inputs 1
+  grep -q "use --domain interval:64" "$tmp/err" || { echo "FAIL agree mpfr refusal says why"; cat "$tmp/err"; fails=$((fails + 1)); }
   check "agree without inputs exits 2" 2 "$shlo" agree "$lf"
   check "agree with a missing input exits 2" 2 "$shlo" agree "$lf" --inputs "$tmp/nowhere"
   grep -q "x.npy" "$tmp/err" || { echo "FAIL agree missing input not named"; cat "$tmp/err"; fails=$((fails + 1)); }

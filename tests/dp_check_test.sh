@@ -12,18 +12,7 @@ full=$artifacts/cifar8_adam256_train_step.mlir
 [ -f "$dp" ] && [ -f "$full" ] || { echo "SKIPPED: the cifar8 pair is absent from $artifacts"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-check() {  # check NAME EXPECTED_RC COMMAND...
-  local name=$1 want=$2
-  shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  if [ "$rc" != "$want" ]; then
-    echo "FAIL $name: exit $rc, expected $want"; cat "$tmp/out" "$tmp/err"; fails=$((fails + 1))
-  else
-    echo "ok   $name"
-  fi
-}
+source "$(dirname "$0")/check_lib.sh"
 expect() {  # expect DESCRIPTION PATTERN: the last output contains the pattern
   grep -qE "$2" "$tmp/out" || { echo "FAIL $1: no '$2' in"; cat "$tmp/out"; fails=$((fails + 1)); }
 }

@@ -402,7 +402,7 @@ DValue Executor::execute(const Instruction& inst, const std::vector<const DValue
     }
     case Op::ReduceWindow: {
       const DValue& in = arg(0);
-      const auto g = ops::window_geometry(in.shape, a);
+      const auto g = ops::window_geometry(in.shape, window_attributes(a));
       const std::size_t r = in.shape.size();
       std::vector<std::int64_t> low(r, 0), interior(r, 0);
       for (std::size_t i = 0; i < r; ++i) {
@@ -426,7 +426,7 @@ DValue Executor::execute(const Instruction& inst, const std::vector<const DValue
     }
     case Op::SelectAndScatter: {
       const DValue &operand = arg(0), &source = arg(1);
-      const auto g = ops::window_geometry(operand.shape, a);
+      const auto g = ops::window_geometry(operand.shape, window_attributes(a));
       const int r = static_cast<int>(operand.shape.size());
       const auto os = row_major_strides(operand.shape);
       SelectWindowK sel{};

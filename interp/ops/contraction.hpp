@@ -17,6 +17,7 @@
 #include <exception>
 #include <type_traits>
 
+#include "ast/op_attributes.hpp"
 #include "ast/program.hpp"
 #include "interp/ops/common.hpp"
 #include "interp/ops/matmul_ieee.hpp"
@@ -93,20 +94,20 @@ void matmul_rows(const D& d, const typename D::Scalar* A, const typename D::Scal
 // #dot_general: result dims are the batch dims, then lhs free dims, then rhs free dims.
 template <class D>
 Tensor<typename D::Scalar> dot_general(const D& d, const Tensor<typename D::Scalar>& lhs, const Tensor<typename D::Scalar>& rhs,
-                                       const Attributes& a) {
+                                       const DotDimensions& a) {
   using S = typename D::Scalar;
-  const auto lhs_free = detail::remaining_dims(lhs.shape.size(), a.lhs_batching_dimensions, a.lhs_contracting_dimensions);
-  const auto rhs_free = detail::remaining_dims(rhs.shape.size(), a.rhs_batching_dimensions, a.rhs_contracting_dimensions);
-  const auto lb = offsets_over(lhs.shape, a.lhs_batching_dimensions);
+  const auto lhs_free = detail::remaining_dims(lhs.shape.size(), a.lhs_batching, a.lhs_contracting);
+  const auto rhs_free = detail::remaining_dims(rhs.shape.size(), a.rhs_batching, a.rhs_contracting);
+  const auto lb = offsets_over(lhs.shape, a.lhs_batching);
   const auto lm = offsets_over(lhs.shape, lhs_free);
-  const auto lk = offsets_over(lhs.shape, a.lhs_contracting_dimensions);
-  const auto rb = offsets_over(rhs.shape, a.rhs_batching_dimensions);
-  const auto rk = offsets_over(rhs.shape, a.rhs_contracting_dimensions);
+  const auto lk = offsets_over(lhs.shape, a.lhs_contracting);
+  const auto rb = offsets_over(rhs.shape, a.rhs_batching);
+  const auto rk = offsets_over(rhs.shape, a.rhs_contracting);
   const auto rn = offsets_over(rhs.shape, rhs_free);
   const auto B = static_cast<std::int64_t>(lb.size()), M = static_cast<std::int64_t>(lm.size()),
              K = static_cast<std::int64_t>(lk.size()), N = static_cast<std::int64_t>(rn.size());
   Shape shape;
-  for (auto x : a.lhs_batching_dimensions) shape.push_back(lhs.shape[static_cast<std::size_t>(x)]);
+  for (auto x : a.lhs_batching) shape.push_back(lhs.shape[static_cast<std::size_t>(x)]);
   for (auto x : lhs_free) shape.push_back(lhs.shape[static_cast<std::size_t>(x)]);
   for (auto x : rhs_free) shape.push_back(rhs.shape[static_cast<std::size_t>(x)]);
   const std::vector<S> A = detail::pack(lhs, lb, lm, lk);  // [B][M][K]
@@ -124,9 +125,9 @@ Tensor<typename D::Scalar> dot_general(const D& d, const Tensor<typename D::Scal
 // #convolution
 template <class D>
 Tensor<typename D::Scalar> convolution(const D& d, const Tensor<typename D::Scalar>& lhs, const Tensor<typename D::Scalar>& rhs,
-                                       const Attributes& a, const Shape& result_shape) {
+                                       const ConvolutionAttributes& a, const Shape& result_shape) {
   using S = typename D::Scalar;
-  const auto& c = a.conv;
+  const auto& c = a.dims;
   const std::size_t spatial = c.input_spatial.size();
   const S zero = d.from_rational(0);
 

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 
+#include "ast/op_attributes.hpp"
 #include "ast/verify.hpp"
 #include "interp/ops/common.hpp"
 #include "interp/ops/movement.hpp"
@@ -72,11 +73,11 @@ struct WindowGeometry {
   Shape windows;  // number of windows per dimension (the result shape)
 };
 
-inline WindowGeometry window_geometry(const Shape& input, const Attributes& a) {
+inline WindowGeometry window_geometry(const Shape& input, const WindowAttributes& a) {
   const std::size_t r = input.size();
   WindowGeometry g;
-  g.window = a.window_dimensions;
-  g.strides = a.window_strides;
+  g.window = a.dimensions;
+  g.strides = a.strides;
   if (g.strides.empty()) g.strides.assign(r, 1);
   g.window_dilations = a.window_dilations;
   if (g.window_dilations.empty()) g.window_dilations.assign(r, 1);
@@ -112,7 +113,7 @@ inline std::int64_t window_start(const WindowGeometry& g, const std::vector<std:
 // #reduce_window
 template <class D>
 Tensor<typename D::Scalar> reduce_window(const D& d, const Tensor<typename D::Scalar>& input, const typename D::Scalar& init,
-                                         const Attributes& a, Op body) {
+                                         const WindowAttributes& a, Op body) {
   using S = typename D::Scalar;
   const auto g = window_geometry(input.shape, a);
   const std::size_t r = input.shape.size();
@@ -144,7 +145,7 @@ Tensor<typename D::Scalar> reduce_window(const D& d, const Tensor<typename D::Sc
 template <class D>
 Tensor<typename D::Scalar> select_and_scatter(const D& d, const Tensor<typename D::Scalar>& operand,
                                               const Tensor<typename D::Scalar>& source, const typename D::Scalar& init,
-                                              const Attributes& a, CompareDirection select, Op scatter) {
+                                              const WindowAttributes& a, CompareDirection select, Op scatter) {
   using S = typename D::Scalar;
   constexpr bool may_flip = requires { d.window_selection(select, std::vector<const S*>{}); };
   if constexpr (may_flip)
