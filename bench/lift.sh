@@ -12,7 +12,7 @@ shlo=${SHLO:-build/shlo}
 printf "%-32s %9s %9s %12s %9s\n" file "KiB" "time (s)" "in nodes" verbatim
 for f in "${files[@]}"; do
   start=$(date +%s.%N)
-  summary=$("$shlo" lift "$f" -o /dev/null | head -1)
+  summary=$("$shlo" lift "$f" -o /dev/null | sed -n 1p)  # sed reads it all: no SIGPIPE
   end=$(date +%s.%N)
   share=$(sed -n 's/.*nodes (\([0-9.]*%\)).*/\1/p' <<<"$summary")
   verbatim=$(sed -n 's/.*), \([0-9]*\) verbatim.*/\1/p' <<<"$summary")
