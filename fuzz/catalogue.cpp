@@ -40,6 +40,18 @@ Instance instance_from_json(const nlohmann::json& j) {
   return i;
 }
 
+nlohmann::json rationals_to_json(const std::vector<Rational>& v) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& q : v) a.push_back(q.str());
+  return a;
+}
+
+std::vector<Rational> rationals_from_json(const nlohmann::json& a) {
+  std::vector<Rational> v;
+  for (const auto& s : a) v.push_back(parse_literal(s.get<std::string>()).value);
+  return v;
+}
+
 namespace {
 
 Verdict from(const theorems::Result& r) { return r.holds ? Verdict::pass() : Verdict::fail(r.detail); }
@@ -52,18 +64,6 @@ rc::Gen<std::vector<Rational>> rationals(std::size_t n) {
   return rc::gen::container<std::vector<Rational>>(
       n, rc::gen::map(rc::gen::pair(rc::gen::inRange(-9, 10), rc::gen::element(1, 2, 3)),
                       [](const std::pair<int, int>& p) { return Rational(p.first) / Rational(p.second); }));
-}
-
-json to_json(const std::vector<Rational>& v) {
-  json a = json::array();
-  for (const auto& q : v) a.push_back(q.str());
-  return a;
-}
-
-std::vector<Rational> from_json(const json& a) {
-  std::vector<Rational> v;
-  for (const auto& s : a) v.push_back(parse_literal(s.get<std::string>()).value);
-  return v;
 }
 
 // --- text ---------------------------------------------------------------------------------
@@ -187,7 +187,7 @@ TextCase case_of(const Instance& i) {
   TextCase tc;
   tc.text = i.data.at("program").get<std::string>();
   tc.inputs.resize(1);
-  for (const auto& [name, v] : i.data.at("inputs").items()) tc.inputs[0][name] = from_json(v);
+  for (const auto& [name, v] : i.data.at("inputs").items()) tc.inputs[0][name] = rationals_from_json(v);
   return tc;
 }
 
@@ -268,15 +268,15 @@ rc::Gen<Instance> shard_instance() {
     const auto R = *rc::gen::inRange<std::int64_t>(1, 5), N = *rc::gen::inRange<std::int64_t>(1, 4),
                a = *rc::gen::inRange<std::int64_t>(1, 4), c = *rc::gen::inRange<std::int64_t>(1, 4);
     Instance i;
-    i.data = {{"R", R}, {"N", N}, {"a", a}, {"c", c}, {"X", to_json(*rationals(static_cast<std::size_t>(R * N * a)))},
-              {"U", to_json(*rationals(static_cast<std::size_t>(R * N * c)))}};
+    i.data = {{"R", R}, {"N", N}, {"a", a}, {"c", c}, {"X", rationals_to_json(*rationals(static_cast<std::size_t>(R * N * a)))},
+              {"U", rationals_to_json(*rationals(static_cast<std::size_t>(R * N * c)))}};
     return i;
   });
 }
 
 Verdict shard(const Instance& i, bool drop) {
   const auto& d = i.data;
-  return from(theorems::shard_gradient(d["R"], d["N"], d["a"], d["c"], from_json(d["X"]), from_json(d["U"]), drop));
+  return from(theorems::shard_gradient(d["R"], d["N"], d["a"], d["c"], rationals_from_json(d["X"]), rationals_from_json(d["U"]), drop));
 }
 
 rc::Gen<Instance> bn_instance() {
@@ -284,7 +284,7 @@ rc::Gen<Instance> bn_instance() {
     Instance i;
     json shards = json::array();
     const int R = *rc::gen::inRange(1, 5), N = *rc::gen::inRange(1, 4);  // R shards of N examples
-    for (int r = 0; r < R; ++r) shards.push_back(to_json(*rationals(static_cast<std::size_t>(N))));
+    for (int r = 0; r < R; ++r) shards.push_back(rationals_to_json(*rationals(static_cast<std::size_t>(N))));
     i.data = {{"shards", shards}};
     return i;
   });
@@ -292,7 +292,7 @@ rc::Gen<Instance> bn_instance() {
 
 Verdict bn_gap(const Instance& i, bool merge) {
   std::vector<std::vector<Rational>> shards;
-  for (const auto& s : i.data["shards"]) shards.push_back(from_json(s));
+  for (const auto& s : i.data["shards"]) shards.push_back(rationals_from_json(s));
   if (merge) {  // control: DP = global is claimed, i.e. the gap is asserted to be 0
     Rational mean_gap = 0;
     const auto res = theorems::batch_bn_gap(shards);
@@ -315,11 +315,11 @@ rc::Gen<Instance> loss_instance() {
     const auto R = *rc::gen::inRange<std::int64_t>(1, 5), m = *rc::gen::inRange<std::int64_t>(1, 4), n = *rc::gen::inRange<std::int64_t>(1, 4);
     json xs = json::array(), ys = json::array();
     for (std::int64_t r = 0; r < R; ++r) {
-      xs.push_back(to_json(*rationals(static_cast<std::size_t>(m))));
-      ys.push_back(to_json(*rationals(static_cast<std::size_t>(n))));
+      xs.push_back(rationals_to_json(*rationals(static_cast<std::size_t>(m))));
+      ys.push_back(rationals_to_json(*rationals(static_cast<std::size_t>(n))));
     }
     Instance i;
-    i.data = {{"m", m}, {"n", n}, {"xs", xs}, {"ys", ys}, {"W", to_json(*rationals(static_cast<std::size_t>(m * n)))}};
+    i.data = {{"m", m}, {"n", n}, {"xs", xs}, {"ys", ys}, {"W", rationals_to_json(*rationals(static_cast<std::size_t>(m * n)))}};
     return i;
   });
 }
@@ -331,29 +331,29 @@ rc::Gen<Instance> conv_instance() {
                h = *rc::gen::inRange<std::int64_t>(1, 4), w = *rc::gen::inRange<std::int64_t>(1, 4), k = *rc::gen::inRange<std::int64_t>(1, 4);
     json xs = json::array(), cots = json::array();
     for (std::int64_t r = 0; r < R; ++r) {
-      xs.push_back(to_json(*rationals(static_cast<std::size_t>(N * ic * h * w))));
-      cots.push_back(to_json(*rationals(static_cast<std::size_t>(N * oc * h * w))));
+      xs.push_back(rationals_to_json(*rationals(static_cast<std::size_t>(N * ic * h * w))));
+      cots.push_back(rationals_to_json(*rationals(static_cast<std::size_t>(N * oc * h * w))));
     }
     Instance i;
     i.data = {{"N", N}, {"ic", ic}, {"oc", oc}, {"h", h}, {"w", w}, {"k", k}, {"xs", xs}, {"cots", cots},
-              {"W", to_json(*rationals(static_cast<std::size_t>(oc * ic * k * k)))}};
+              {"W", rationals_to_json(*rationals(static_cast<std::size_t>(oc * ic * k * k)))}};
     return i;
   });
 }
 
 Verdict conv_fold(const Instance& i, bool sum) {
   std::vector<std::vector<Rational>> xs, cots;
-  for (const auto& x : i.data["xs"]) xs.push_back(from_json(x));
-  for (const auto& c : i.data["cots"]) cots.push_back(from_json(c));
+  for (const auto& x : i.data["xs"]) xs.push_back(rationals_from_json(x));
+  for (const auto& c : i.data["cots"]) cots.push_back(rationals_from_json(c));
   const auto& d = i.data;
-  return from(theorems::conv_fold(xs, cots, from_json(d["W"]), d["N"], d["ic"], d["oc"], d["h"], d["w"], d["k"], sum));
+  return from(theorems::conv_fold(xs, cots, rationals_from_json(d["W"]), d["N"], d["ic"], d["oc"], d["h"], d["w"], d["k"], sum));
 }
 
 Verdict loss_gradient(const Instance& i, bool sum) {
   std::vector<std::vector<Rational>> xs, ys;
-  for (const auto& x : i.data["xs"]) xs.push_back(from_json(x));
-  for (const auto& y : i.data["ys"]) ys.push_back(from_json(y));
-  return from(theorems::mean_loss_gradient(xs, ys, from_json(i.data["W"]), i.data["m"], i.data["n"], sum));
+  for (const auto& x : i.data["xs"]) xs.push_back(rationals_from_json(x));
+  for (const auto& y : i.data["ys"]) ys.push_back(rationals_from_json(y));
+  return from(theorems::mean_loss_gradient(xs, ys, rationals_from_json(i.data["W"]), i.data["m"], i.data["n"], sum));
 }
 
 rc::Gen<Instance> tail_instance(const std::string& optimizer) {
@@ -373,16 +373,16 @@ rc::Gen<Instance> tail_instance(const std::string& optimizer) {
       hyper = {pick({Rational(9, 10), Rational(1, 2)}), pick({Rational(1, 10), Rational(1)})};
     auto v = *rationals(n);
     for (auto& x : v) x = x < 0 ? Rational(-x) : x;
-    i.data = {{"optimizer", optimizer}, {"hyper", to_json(hyper)}, {"theta", to_json(*rationals(n))}, {"m", to_json(*rationals(n))},
-              {"v", to_json(v)}};
+    i.data = {{"optimizer", optimizer}, {"hyper", rationals_to_json(hyper)}, {"theta", rationals_to_json(*rationals(n))}, {"m", rationals_to_json(*rationals(n))},
+              {"v", rationals_to_json(v)}};
     return i;
   });
 }
 
 Verdict tail(const Instance& i, bool wrong) {
   const auto& d = i.data;
-  return from(theorems::optimizer_tail(*i.expr, d["optimizer"], from_json(d["hyper"]), from_json(d["theta"]), from_json(d["m"]),
-                                       from_json(d["v"]), wrong));
+  return from(theorems::optimizer_tail(*i.expr, d["optimizer"], rationals_from_json(d["hyper"]), rationals_from_json(d["theta"]), rationals_from_json(d["m"]),
+                                       rationals_from_json(d["v"]), wrong));
 }
 
 std::vector<Property> make_catalogue() {

@@ -20,6 +20,9 @@ struct Instance {
   ExprPtr expr;
   nlohmann::json data = nlohmann::json::object();
 };
+/// Rationals as JSON strings in the literal grammar, and back (the data of saved cases).
+nlohmann::json rationals_to_json(const std::vector<Rational>& v);
+std::vector<Rational> rationals_from_json(const nlohmann::json& a);
 nlohmann::json instance_to_json(const Instance& i);
 Instance instance_from_json(const nlohmann::json& j);
 

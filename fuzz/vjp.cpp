@@ -78,18 +78,6 @@ ExprPtr with_values(const ExprPtr& node, const std::string& field, std::vector<R
   return make_expr(std::move(e));
 }
 
-json to_json(const std::vector<Rational>& v) {
-  json a = json::array();
-  for (const auto& q : v) a.push_back(q.str());
-  return a;
-}
-
-std::vector<Rational> from_json(const json& a) {
-  std::vector<Rational> v;
-  for (const auto& s : a) v.push_back(parse_literal(s.get<std::string>()).value);
-  return v;
-}
-
 Instance build_case(const VjpPair& pair) {
   Instance out;
   out.data = {{"line", line_text(pair)}, {"problem", ""}, {"forward", ""}, {"direction", json::array()}, {"wrt", pair.wrt}, {"saved", pair.saved}};
@@ -139,7 +127,7 @@ Instance build_case(const VjpPair& pair) {
     fwd.children[0] = with_values(fwd.children[0], "v", child);
     out.expr = back;
     out.data["forward"] = expr_to_json(*make_expr(std::move(fwd))).dump();
-    out.data["direction"] = to_json(draw_direction(variables));
+    out.data["direction"] = rationals_to_json(draw_direction(variables));
   } catch (const ExprError& e) {
     out.data["problem"] = std::string("no node can be built from the rows: ") + e.what();
   }
@@ -258,7 +246,7 @@ Verdict check_vjp(const Instance& inst, VjpSide side) {
   if (const std::string problem = data.at("problem").get<std::string>(); !problem.empty()) return Verdict::fail(line + ": " + problem);
   const ExprPtr fwd = expr_from_json(json::parse(data.at("forward").get<std::string>()), "/instance/data/forward");
   const std::string wrt = data.at("wrt").get<std::string>(), saved = data.at("saved").get<std::string>();
-  const std::vector<Rational> v = from_json(data.at("direction"));
+  const std::vector<Rational> v = rationals_from_json(data.at("direction"));
   const Expr& back = *inst.expr;
   if (back.children.size() != 1 || back.children[0]->spec->name != std::string("operand") || fwd->children.size() != 1 ||
       fwd->children[0]->spec->name != std::string("operand"))

@@ -116,3 +116,20 @@ std::vector<std::string> run1(const D& d, const std::string& text, const std::ve
 using Strings = std::vector<std::string>;
 
 }  // namespace shlo::test
+
+#include "interp/den.hpp"
+
+namespace shlo::test {
+
+/// den of e in the exact domain, each value as a string (the tests' hand values); the den's
+/// events (Lean's totalities taken, max-pool ties) into `events` when given.
+inline Strings den_exact(const ExprPtr& e, std::vector<DenEvent>* events = nullptr) {
+  const ExactDomain exact;
+  const auto r = denote(exact, *e);
+  if (events) *events = r.events;
+  Strings out;
+  for (const auto& x : r.value) out.push_back(exact.to_string(x));
+  return out;
+}
+
+}  // namespace shlo::test

@@ -27,13 +27,6 @@ const ExactDomain E;
 const F64Domain F;
 using Doubles = std::vector<double>;
 
-Strings den_exact(const ExprPtr& e, std::vector<DenEvent>* events = nullptr) {
-  const auto r = denote(E, *e);
-  if (events) *events = r.events;
-  Strings out;
-  for (const auto& x : r.value) out.push_back(E.to_string(x));
-  return out;
-}
 Doubles den_f64(const ExprPtr& e) { return denote(F, *e).value; }
 
 std::string dec(double x) {

@@ -23,12 +23,6 @@ namespace {
 
 const ExactDomain E;
 
-Strings den_exact(const ExprPtr& e) {
-  Strings out;
-  for (const auto& x : denote(E, *e).value) out.push_back(E.to_string(x));
-  return out;
-}
-
 Strings count_up(int n, int from = 1) {  // "from", "from+1", ...
   Strings v;
   for (int i = 0; i < n; ++i) v.push_back(std::to_string(from + i));

@@ -17,12 +17,6 @@ namespace {
 
 const ExactDomain E;
 
-Strings den_exact(const ExprPtr& e) {
-  Strings out;
-  for (const auto& x : denote(E, *e).value) out.push_back(E.to_string(x));
-  return out;
-}
-
 std::vector<Rational> rationals(std::initializer_list<int> v) {
   std::vector<Rational> out;
   for (int x : v) out.push_back(Rational(x));

@@ -22,12 +22,6 @@ namespace {
 
 const ExactDomain E;
 
-Strings den_exact(const ExprPtr& e) {
-  Strings out;
-  for (const auto& x : denote(E, *e).value) out.push_back(E.to_string(x));
-  return out;
-}
-
 // The interval enclosure (128 bits) of output i lies inside [hand - 1e-13, hand + 1e-13]: it
 // contains neither end of the bracket and its midpoint is between them.
 bool inside(const ExprPtr& e, std::size_t i, double hand) {

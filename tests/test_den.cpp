@@ -11,14 +11,6 @@ namespace {
 
 const ExactDomain E;
 
-Strings den_exact(const ExprPtr& e, std::vector<DenEvent>* events = nullptr) {
-  const auto r = denote(E, *e);
-  if (events) *events = r.events;
-  Strings out;
-  for (const auto& x : r.value) out.push_back(E.to_string(x));
-  return out;
-}
-
 // Midpoint of an interval den, checked to enclose `expected` within `tolerance`.
 bool encloses_near(const ExprPtr& e, std::size_t i, double expected, double tolerance) {
   const IntervalDomain I(128);
