@@ -135,21 +135,34 @@ Vec<D> pool(const D& d, const Vec<D>& X, std::int64_t base, std::int64_t c, std:
 
 /// poolBack(X,D)[c,r,s] = D[c, r/2, s/2] if X[c,r,s] is a maximum of its window (every tied
 /// maximum receives D), else 0. X is a field (data), so the comparisons are decided exactly
-/// on its rationals, never on an enclosure.
+/// on its rationals, never on an enclosure. A window whose maximum is attained more than once
+/// records a "max-pool-tie" event at its cotangent index (dbase + window): there the text's
+/// select_and_scatter sends D to one maximiser only, so den and text need not agree.
 template <class D>
 Vec<D> pool_back(const D& d, const std::vector<Rational>& X, std::int64_t xbase, const Vec<D>& Dy, std::int64_t dbase, std::int64_t c,
-                 std::int64_t h, std::int64_t w) {
+                 std::int64_t h, std::int64_t w, const Site& site) {
+  auto x = [&](std::int64_t ch, std::int64_t r, std::int64_t s) -> const Rational& {
+    return X[static_cast<std::size_t>(xbase + (ch * 2 * h + r) * 2 * w + s)];
+  };
+  auto is_window_max = [&](std::int64_t ch, std::int64_t r, std::int64_t s) {
+    bool is_max = true;
+    for (std::int64_t a = 0; a < 2; ++a)
+      for (std::int64_t b = 0; b < 2; ++b) is_max = is_max && x(ch, r, s) >= x(ch, 2 * (r / 2) + a, 2 * (s / 2) + b);
+    return is_max;
+  };
+  for (std::int64_t ch = 0; ch < c; ++ch)
+    for (std::int64_t i = 0; i < h; ++i)
+      for (std::int64_t j = 0; j < w; ++j) {
+        int maxima = 0;
+        for (std::int64_t a = 0; a < 2; ++a)
+          for (std::int64_t b = 0; b < 2; ++b) maxima += is_window_max(ch, 2 * i + a, 2 * j + b) ? 1 : 0;
+        if (maxima > 1) site.events->push_back({site.node, site.constructor, dbase + (ch * h + i) * w + j, "max-pool-tie"});
+      }
   Vec<D> y;
   for (std::int64_t ch = 0; ch < c; ++ch)
     for (std::int64_t r = 0; r < 2 * h; ++r)
-      for (std::int64_t s = 0; s < 2 * w; ++s) {
-        const Rational& v = X[static_cast<std::size_t>(xbase + (ch * 2 * h + r) * 2 * w + s)];
-        bool is_max = true;
-        for (std::int64_t a = 0; a < 2; ++a)
-          for (std::int64_t b = 0; b < 2; ++b)
-            is_max = is_max && v >= X[static_cast<std::size_t>(xbase + (ch * 2 * h + 2 * (r / 2) + a) * 2 * w + 2 * (s / 2) + b)];
-        y.push_back(is_max ? Dy[static_cast<std::size_t>(dbase + (ch * h + r / 2) * w + s / 2)] : zero(d));
-      }
+      for (std::int64_t s = 0; s < 2 * w; ++s)
+        y.push_back(is_window_max(ch, r, s) ? Dy[static_cast<std::size_t>(dbase + (ch * h + r / 2) * w + s / 2)] : zero(d));
   return y;
 }
 

@@ -58,7 +58,7 @@ Vec<D> batched_image_map(const Node<D>& nd, Ctor c) {
     if (c == Ctor::batchOp_conv) part = conv(nd.d, nd.real("W"), nd.real("bias"), nd.u(), ex * per_in, nd.conv_shape());
     else if (c == Ctor::convBackBatched) part = conv_in(nd.d, nd.real("W"), nd.u(), ex * per_in, nd.conv_shape());
     else if (c == Ctor::batchOp_maxPool) part = pool(nd.d, nd.u(), ex * per_in, nd.n("c"), nd.n("h"), nd.n("w"));
-    else part = pool_back(nd.d, nd.e.real("x"), ex * 4 * per_in, nd.u(), ex * per_in, nd.n("c"), nd.n("h"), nd.n("w"));
+    else part = pool_back(nd.d, nd.e.real("x"), ex * 4 * per_in, nd.u(), ex * per_in, nd.n("c"), nd.n("h"), nd.n("w"), nd.s);
     y.insert(y.end(), part.begin(), part.end());
   }
   return y;

@@ -24,7 +24,7 @@ Vec<D> den(Of<Ctor::maxPoolF>, const Node<D>& nd) {
 
 template <class D>
 Vec<D> den(Of<Ctor::maxPoolBack>, const Node<D>& nd) {
-  return pool_back(nd.d, nd.e.real("x"), 0, nd.u(), 0, nd.n("c"), nd.n("h"), nd.n("w"));
+  return pool_back(nd.d, nd.e.real("x"), 0, nd.u(), 0, nd.n("c"), nd.n("h"), nd.n("w"), nd.s);
 }
 
 }  // namespace shlo::den_detail
