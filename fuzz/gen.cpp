@@ -85,7 +85,7 @@ const std::vector<std::string> kActivationRowsIrrational = {"softmaxRowF", "soft
 const std::vector<std::string> kImageRows = {"patchEmbedF", "layerScaleChF"};
 const std::vector<std::string> kBatchedRows = {"batchOp/denseRow", "batchOp/denseRowBack", "batchOp/transpose", "matmulFB", "batchOp/headSlice",
                                                "batchOp/headPad", "batchOp/clsSlice", "batchOp/clsPad", "batchOp/rowScale", "batchOp/rowBias",
-                                               "dropPathB", "dropoutB"};
+                                               "dropPathB", "dropoutB", "batchOp/denseRowBf16", "batchOp/denseRowBackBf16", "matmulFBBf16"};
 const std::vector<std::string> kBatchedRowsIrrational = {"batchOp/softmaxRow", "softmaxRowBackB", "batchOp/lnRow", "lnRowBackB"};
 const std::vector<std::string> kBatchedImageRows = {"batchOp/patchEmbed", "batchOp/layerScaleCh"};
 const std::vector<std::string> kGeluRows = {"geluBack"}, kBatchedGeluRows = {"batchOp/gelu", "geluBackB"};
@@ -95,7 +95,7 @@ const std::vector<std::string> kGradientRows = {"rowDenseWeightGrad", "rowDenseW
 const std::vector<std::string> kGradientRowsIrrational = {"veclnGammaGrad", "veclnGammaSgd", "lnGammaGrad", "lnGammaSgd"};
 const std::vector<std::string> kImageGradientRows = {"layerScaleChGammaGrad", "layerScaleChGammaSgd"};
 const std::vector<std::string> kBatchedGradientRows = {"rowDenseWeightGradB", "rowDenseBiasGradB", "patchEmbedBiasGradB", "posEmbedGradB",
-                                                       "patchEmbedWeightGradB"};
+                                                       "patchEmbedWeightGradB", "rowDenseWeightGradBBf16"};
 const std::vector<std::string> kBatchedGradientRowsIrrational = {"veclnGammaGradB"};
 const std::vector<std::string> kBatchedImageGradientRows = {"layerScaleChGammaGradB"};
 
@@ -124,11 +124,11 @@ Step transformer_step(Names& names, const std::string& op, Step in, std::int64_t
     return std::any_of(names_.begin(), names_.end(), [&](const char* x) { return op == x; });
   };
   const std::int64_t small = *rc::gen::inRange<std::int64_t>(1, 4);
-  if (has({"denseRowF", "batchOp/denseRow"})) {
+  if (has({"denseRowF", "batchOp/denseRow", "batchOp/denseRowBf16"})) {
     const std::int64_t tk = draw_divisor(n);
     return one({{"tk", tk}, {"a", n / tk}, {"c", small}}, {tk * small});
   }
-  if (has({"denseRowBack", "batchOp/denseRowBack"})) {
+  if (has({"denseRowBack", "batchOp/denseRowBack", "batchOp/denseRowBackBf16"})) {
     const std::int64_t tk = draw_divisor(n);
     return one({{"tk", tk}, {"a", small}, {"c", n / tk}}, {tk * small});
   }
@@ -137,7 +137,7 @@ Step transformer_step(Names& names, const std::string& op, Step in, std::int64_t
     const std::int64_t m = draw_divisor(n);
     return one({{"m", m}, {"n", n / m}}, {n});
   }
-  if (has({"matmulF", "matmulFB"})) {
+  if (has({"matmulF", "matmulFB", "matmulFBBf16"})) {
     const std::int64_t m = draw_divisor(n), k = n / m;
     ExprPtr right = leaf(names, std::max<std::int64_t>(N, 1) * k * small);
     return {plan(op.c_str(), with_N({{"m", m}, {"k", k}, {"n", small}}), {in.e, right}), {m * small}};
@@ -160,7 +160,7 @@ Step transformer_step(Names& names, const std::string& op, Step in, std::int64_t
   if (has({"layerScaleChF", "batchOp/layerScaleCh"})) return one({{"c", L.c}, {"h", L.h}, {"w", L.w}}, L);
   if (has({"layerScaleF", "geluBack", "batchOp/gelu", "geluBackB", "dropPathB", "dropoutB"})) return one({{"n", n}}, L);
   // Parameter gradients and their SGD (the result is the parameter).
-  if (has({"rowDenseWeightGrad", "rowDenseWeightSgd", "rowDenseWeightGradB"})) {
+  if (has({"rowDenseWeightGrad", "rowDenseWeightSgd", "rowDenseWeightGradB", "rowDenseWeightGradBBf16"})) {
     const std::int64_t tk = draw_divisor(n);
     return one({{"tk", tk}, {"a", small}, {"c", n / tk}}, {small * (n / tk)});
   }
@@ -228,6 +228,12 @@ const std::vector<ConvOp> kConvMaps = {
     {"batchOp/depthwise", 1, true, false, {1, 3}},        {"batchOp/depthwiseStrided", 2, true, false, {1, 3}},
     {"batchOp/depthwiseStridedXla", 2, true, false, {3}}, {"depthwiseBackBatched", 1, true, true, {1, 3}},
     {"depthwiseStridedBackBatched", 2, true, true, {1, 3}}, {"depthwiseStridedXlaBackBatched", 2, true, true, {3}},
+    // their bf16 peers (ast/ctors/low_precision.def)
+    {"batchOp/convStridedBf16", 2, false, false, {1, 3}},     {"batchOp/convStridedXlaBf16", 2, false, false, {3}},
+    {"batchOp/convStride4Bf16", 4, false, false, {3, 4}},     {"convStridedBackBatchedBf16", 2, false, true, {1, 2, 3}},
+    {"batchOp/depthwiseBf16", 1, true, false, {1, 3}},        {"batchOp/depthwiseStridedBf16", 2, true, false, {1, 3}},
+    {"batchOp/depthwiseStridedXlaBf16", 2, true, false, {3}}, {"depthwiseBackBatchedBf16", 1, true, true, {1, 3}},
+    {"depthwiseStridedBackBatchedBf16", 2, true, true, {1, 3}}, {"depthwiseStridedXlaBackBatchedBf16", 2, true, true, {3}},
 };
 
 const std::vector<ConvOp> kConvGradients = {
@@ -248,6 +254,10 @@ const std::vector<ConvOp> kConvGradients = {
     {"convStridedXlaBiasSgd", 2, false, true, {3}},         {"depthwiseBiasGrad", 1, true, true, {1, 3}},
     {"depthwiseBiasSgd", 1, true, true, {1, 3}},            {"depthwiseStridedBiasSgd", 2, true, true, {1, 3}},
     {"depthwiseStridedXlaBiasSgd", 2, true, true, {3}},
+    // the bf16 peers of the batched weight gradients (ast/ctors/low_precision.def)
+    {"convStridedWeightGradBBf16", 2, false, true, {1, 2, 3}}, {"convStridedXlaWeightGradBBf16", 2, false, true, {3}},
+    {"convStride4WeightGradBBf16", 4, false, true, {4}},       {"depthwiseWeightGradBBf16", 1, true, true, {1, 3}},
+    {"depthwiseStridedWeightGradBBf16", 2, true, true, {1, 3}}, {"depthwiseStridedXlaWeightGradBBf16", 2, true, true, {3}},
 };
 
 bool is_batched_row(const char* name) {
@@ -261,7 +271,10 @@ std::vector<std::string> conv_names(const std::vector<ConvOp>& ops, const Layout
   for (const auto& op : ops) {
     if (is_batched_row(op.name) != batched) continue;
     if (!op.backward && (L.h % op.stride != 0 || L.w % op.stride != 0)) continue;
-    if (!op.backward && op.depthwise && !batched && L.c < 2) continue;
+    // The bf16 batched depthwise forwards at c = 1 print their dense bf16 peer's text
+    // (batchOp/convBf16, convStridedBf16, ...), which the lifter reads instead.
+    const bool low_precision = std::string(op.name).find("Bf16") != std::string::npos;
+    if (!op.backward && op.depthwise && (!batched || low_precision) && L.c < 2) continue;
     out.push_back(op.name);
   }
   return out;

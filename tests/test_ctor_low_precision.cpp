@@ -238,3 +238,128 @@ TEST_CASE("reduced precision: den with the rounding equals the text run exactly,
     CHECK(den_strings(e, RoundingModel::Identity) != text_strings(e));
   }
 }
+
+namespace {
+
+// The strided and depthwise bf16 peers, with the kernel sizes where their f32 peers' text is
+// den's (fuzz/gen.cpp's conv lists): forwards, input VJPs, weight gradients.
+// The ViT peers' shapes: Dense rows take (N, tk, a, c), Matmul rows (N, m, k, n).
+enum class PeerShape { Conv, Depthwise, Dense, Matmul };
+struct PeerRow {
+  const char* ctor;
+  PeerShape shape;
+  std::vector<std::int64_t> kernels = {1};
+};
+const std::vector<PeerRow> kStridedDepthwisePeers = {
+    {"batchOp/convStridedBf16", PeerShape::Conv, {1, 3}},
+    {"batchOp/convStridedXlaBf16", PeerShape::Conv, {3}},
+    {"batchOp/convStride4Bf16", PeerShape::Conv, {3, 4}},
+    {"batchOp/depthwiseBf16", PeerShape::Depthwise, {1, 3}},
+    {"batchOp/depthwiseStridedBf16", PeerShape::Depthwise, {1, 3}},
+    {"batchOp/depthwiseStridedXlaBf16", PeerShape::Depthwise, {3}},
+    {"convStridedBackBatchedBf16", PeerShape::Conv, {1, 2, 3}},
+    {"depthwiseBackBatchedBf16", PeerShape::Depthwise, {1, 3}},
+    {"depthwiseStridedBackBatchedBf16", PeerShape::Depthwise, {1, 3}},
+    {"depthwiseStridedXlaBackBatchedBf16", PeerShape::Depthwise, {3}},
+    {"convStridedWeightGradBBf16", PeerShape::Conv, {1, 2, 3}},
+    {"convStridedXlaWeightGradBBf16", PeerShape::Conv, {3}},
+    {"convStride4WeightGradBBf16", PeerShape::Conv, {4}},
+    {"depthwiseWeightGradBBf16", PeerShape::Depthwise, {1, 3}},
+    {"depthwiseStridedWeightGradBBf16", PeerShape::Depthwise, {1, 3}},
+    {"depthwiseStridedXlaWeightGradBBf16", PeerShape::Depthwise, {3}},
+    {"batchOp/denseRowBf16", PeerShape::Dense},
+    {"batchOp/denseRowBackBf16", PeerShape::Dense},
+    {"matmulFBBf16", PeerShape::Matmul},
+    {"rowDenseWeightGradBBf16", PeerShape::Dense},
+};
+
+Nats peer_nats(const PeerRow& row, std::int64_t N, std::int64_t a, std::int64_t b, std::int64_t h, std::int64_t w, std::int64_t k) {
+  switch (row.shape) {
+    case PeerShape::Conv: return {{"N", N}, {"ic", a}, {"oc", b}, {"h", h}, {"w", w}, {"kH", k}, {"kW", k}};
+    case PeerShape::Depthwise: return {{"N", N}, {"c", a}, {"h", h}, {"w", w}, {"kH", k}, {"kW", k}};
+    case PeerShape::Dense: return {{"N", N}, {"tk", h}, {"a", a}, {"c", b}};
+    case PeerShape::Matmul: return {{"N", N}, {"m", a}, {"k", h}, {"n", b}};
+  }
+  return {};
+}
+
+// One operand leaf per child of the row (%u, %v), each of value `fill` or to be drawn.
+std::vector<ExprPtr> peer_children(const CtorSpec& spec, const Nats& nats, const char* fill) {
+  std::vector<ExprPtr> kids;
+  const char* names[] = {"%u", "%v"};
+  for (std::size_t i = 0; i < spec.child_lengths.size(); ++i) {
+    const auto n = eval_length(spec.child_lengths[i], nats);
+    kids.push_back(fill ? leaf(names[i], Strings(static_cast<std::size_t>(n), fill))
+                        : make_skeleton("operand", {{"n", n}}, {}, {{"name", names[i]}}));
+  }
+  return kids;
+}
+
+}  // namespace
+
+TEST_CASE("strided, depthwise and ViT bf16 peers: hand values, the phase and the rounding", "[den][lowprec]") {
+  // batchOp/convStridedBf16, one 2x2 input [257/256, 5; 6, 7], a 1x1 kernel 3, bias 1/3: the
+  // symmetric stride 2 reads (0, 0): rnd(257/256) = 1, so 3 + 1/3.
+  const Nats one = {{"N", 1}, {"ic", 1}, {"oc", 1}, {"h", 1}, {"w", 1}, {"kH", 1}, {"kW", 1}};
+  const Reals wb = {{"W", {"3"}}, {"bias", {"1/3"}}};
+  const auto strided = node("batchOp/convStridedBf16", one, wb, {leaf("%u", {"257/256", "5", "6", "7"})});
+  CHECK(den_strings(strided, RoundingModel::NearestEven) == Strings{"10/3"});
+  CHECK(den_strings(strided, RoundingModel::Identity) == Strings{"2569/768"});
+  CHECK(text_strings(strided) == Strings{"10/3"});
+  // Control: the XLA-SAME peer reads phase 1, i.e. (1, 1) = 7, at a 3x3 kernel's centre.
+  const Nats xla = {{"N", 1}, {"ic", 1}, {"oc", 1}, {"h", 1}, {"w", 1}, {"kH", 3}, {"kW", 3}};
+  const auto centre = node("batchOp/convStridedXlaBf16", xla, {{"W", {"0", "0", "0", "0", "3", "0", "0", "0", "0"}}, {"bias", {"1/3"}}},
+                           {leaf("%u", {"257/256", "5", "6", "7"})});
+  CHECK(den_strings(centre, RoundingModel::NearestEven) == Strings{"64/3"});
+  CHECK(text_strings(centre) == Strings{"64/3"});
+  // The weight gradient stores once, after the batch sum: x = 1 at both examples, dy = 1/2 and
+  // 1/5 -> 205/1024; 717/1024 rounds to 179/256 (as convWeightGradBBf16 at stride 1).
+  const Nats two = {{"N", 2}, {"c", 1}, {"h", 1}, {"w", 1}, {"kH", 1}, {"kW", 1}};
+  const auto wgrad = node("depthwiseWeightGradBBf16", two, {{"b", {"0"}}, {"x", {"1", "1"}}, {"W", {"0"}}}, {leaf("%u", {"1/2", "1/5"})});
+  CHECK(den_strings(wgrad, RoundingModel::NearestEven) == Strings{"179/256"});
+  CHECK(den_strings(wgrad, RoundingModel::Identity) == Strings{"7/10"});
+  CHECK(text_strings(wgrad) == Strings{"179/256"});
+
+  // The ViT peers. denseRowBf16 at one token: rnd(rnd(257/256) * 3) + 1/3 = 10/3.
+  const Nats token = {{"N", 1}, {"tk", 1}, {"a", 1}, {"c", 1}};
+  const auto dense = node("batchOp/denseRowBf16", token, {{"W", {"3"}}, {"b", {"1/3"}}}, {leaf("%u", {"257/256"})});
+  CHECK(den_strings(dense, RoundingModel::NearestEven) == Strings{"10/3"});
+  CHECK(den_strings(dense, RoundingModel::Identity) == Strings{"2569/768"});
+  // matmulFBBf16 stores its product, rowDenseWeightGradBBf16 does not (an f32 result): both
+  // multiply rnd(1/3) = 171/512 by itself, 29241/262144 (15 significant bits), which the
+  // store rounds to 228 * 2^7 / 2^18 = 57/512.
+  const auto matmul = node("matmulFBBf16", {{"N", 1}, {"m", 1}, {"k", 1}, {"n", 1}}, {}, {leaf("%u", {"1/3"}), leaf("%v", {"1/3"})});
+  CHECK(den_strings(matmul, RoundingModel::NearestEven) == Strings{"57/512"});
+  CHECK(text_strings(matmul) == Strings{"57/512"});
+  const auto rowgrad = node("rowDenseWeightGradBBf16", token, {{"x", {"1/3"}}}, {leaf("%u", {"1/3"})});
+  CHECK(den_strings(rowgrad, RoundingModel::NearestEven) == Strings{"29241/262144"});
+  CHECK(text_strings(rowgrad) == Strings{"29241/262144"});
+}
+
+TEST_CASE("strided, depthwise and ViT bf16 peers: den with the rounding equals the text run exactly, and without it does not",
+          "[den][lowprec][property]") {
+  for (const auto& row : kStridedDepthwisePeers) {
+    rc::prop(std::string("den(nearest-even) == text, exactly: ") + row.ctor, [&] {
+      const Nats nats = peer_nats(row, *rc::gen::inRange<std::int64_t>(1, 3), *rc::gen::inRange<std::int64_t>(1, 3),
+                                  *rc::gen::inRange<std::int64_t>(1, 3), *rc::gen::inRange<std::int64_t>(1, 3),
+                                  *rc::gen::inRange<std::int64_t>(1, 3), *rc::gen::elementOf(row.kernels));
+      const CtorSpec& spec = *find_constructor(row.ctor);
+      std::map<std::string, std::string> strings;
+      for (const char* s : spec.strings) strings[s] = std::string("%") + s;
+      const ExprPtr plan = make_skeleton(row.ctor, nats, peer_children(spec, nats, nullptr), strings);
+      const ExprPtr e = *fuzz::gen_values(plan);
+      RC_ASSERT(den_agrees_with_text(*e).agree);
+    });
+  }
+  // The control: every value 1/3 (not a bf16 number), so den without the rounding differs.
+  for (const auto& row : kStridedDepthwisePeers) {
+    INFO(row.ctor);
+    const Nats nats = peer_nats(row, 1, 1, 1, 1, 1, row.kernels.back());
+    const CtorSpec& spec = *find_constructor(row.ctor);
+    Reals reals;
+    for (const auto& f : spec.reals) reals[f.name] = Strings(static_cast<std::size_t>(eval_length(f.length, nats)), "1/3");
+    const auto e = node(row.ctor, nats, reals, peer_children(spec, nats, "1/3"));
+    CHECK(den_strings(e, RoundingModel::NearestEven) == text_strings(e));
+    CHECK(den_strings(e, RoundingModel::Identity) != text_strings(e));
+  }
+}
