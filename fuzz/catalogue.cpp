@@ -310,6 +310,54 @@ Verdict bn_gap(const Instance& i, bool merge) {
   return from(theorems::batch_bn_gap(shards));
 }
 
+// Synchronised batch norm on R = 2..4 replicas (docs/lean/transformer-families-2.md section 5):
+// shards of N examples of oc x h x w. Channel 0's cells are drawn; channel c holds them reversed
+// (another split across the replicas) plus c, so every channel has the same global variance V,
+// and eps = t^2 - V with the integer t > sqrt(V) makes every global 1/sqrt(var + eps) rational:
+// the comparison is exact.
+rc::Gen<Instance> sync_bn_instance() {
+  return rc::gen::exec([] {
+    const std::int64_t R = *rc::gen::inRange<std::int64_t>(2, 5), N = *rc::gen::inRange<std::int64_t>(1, 3),
+                       oc = *rc::gen::inRange<std::int64_t>(1, 3), h = *rc::gen::element<std::int64_t>(1, 2),
+                       w = *rc::gen::element<std::int64_t>(1, 2);
+    const std::int64_t hw = h * w, M = R * N * hw;  // cells of a channel over the whole batch
+    const auto cells = *rationals(static_cast<std::size_t>(M));
+    Rational mean = 0, var = 0;
+    for (const auto& v : cells) mean += v;
+    mean /= M;
+    for (const auto& v : cells) var += (v - mean) * (v - mean);
+    var /= M;
+    const Integer t = sqrt(Integer(numerator(var) / denominator(var))) + 1;
+    json shards = json::array(), cots = json::array();
+    for (std::int64_t r = 0; r < R; ++r) {
+      std::vector<Rational> shard;
+      for (std::int64_t n = 0; n < N; ++n)
+        for (std::int64_t c = 0; c < oc; ++c)
+          for (std::int64_t p = 0; p < hw; ++p) {
+            const std::int64_t cell = (r * N + n) * hw + p;  // the cell's place in the global order
+            shard.push_back(c == 0 ? cells[static_cast<std::size_t>(cell)] : cells[static_cast<std::size_t>(M - 1 - cell)] + Rational(c));
+          }
+      shards.push_back(rationals_to_json(shard));
+      cots.push_back(rationals_to_json(*rationals(static_cast<std::size_t>(N * oc * hw))));
+    }
+    Instance i;
+    i.data = {{"oc", oc}, {"h", h}, {"w", w}, {"shards", shards}, {"cotangents", cots},
+              {"gamma", rationals_to_json(*rationals(static_cast<std::size_t>(oc)))},
+              {"beta", rationals_to_json(*rationals(static_cast<std::size_t>(oc)))}, {"eps", (Rational(t * t) - var).str()}};
+    return i;
+  });
+}
+
+// The property, or (per_replica) the counterexample: each replica's batch norm of its shard alone.
+Verdict sync_bn(const Instance& i, bool per_replica) {
+  const auto& d = i.data;
+  std::vector<std::vector<Rational>> shards, cots;
+  for (const auto& s : d["shards"]) shards.push_back(rationals_from_json(s));
+  for (const auto& s : d["cotangents"]) cots.push_back(rationals_from_json(s));
+  return from(theorems::sync_bn(shards, cots, d["oc"], d["h"], d["w"], rationals_from_json(d["gamma"]), rationals_from_json(d["beta"]),
+                                parse_literal(d["eps"].get<std::string>()).value, per_replica));
+}
+
 rc::Gen<Instance> loss_instance() {
   return rc::gen::exec([] {
     const auto R = *rc::gen::inRange<std::int64_t>(1, 5), m = *rc::gen::inRange<std::int64_t>(1, 4), n = *rc::gen::inRange<std::int64_t>(1, 4);
@@ -450,6 +498,9 @@ std::vector<Property> make_catalogue() {
       {"theorem.batch_bn_counterexample", "with batch-coupled statistics DP - global = Var_r(shard means) (witness {0},{2}: 2 vs 1)",
        "dpMeanGrad_ne_globalBatchGrad", bn_instance, [](const Instance& i) { return bn_gap(i, false); },
        [](const Instance& i) { return bn_gap(i, true); }},
+      {"theorem.sync_bn", "on R = 2..4 replicas the sync batch norm (statistics all-reduced) equals batch norm over the concatenated batch, exactly, forward and backward",
+       "den_bnSyncF_allReduce_R1, at R replicas", sync_bn_instance, [](const Instance& i) { return sync_bn(i, false); },
+       [](const Instance& i) { return sync_bn(i, true); }},
       {"theorem.adamw_tail", "the AdamW nodes at the all-reduced node equal adamWStep at dpMean", "adamW_at_allReduceMeanF",
        [] { return tail_instance("adamw"); }, [](const Instance& i) { return tail(i, false); },
        [](const Instance& i) { return tail(i, true); }},

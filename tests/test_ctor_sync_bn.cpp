@@ -4,6 +4,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
 
+#include "fuzz/runner.hpp"
 #include "interp/den.hpp"
 #include "oracle/agree.hpp"
 #include "oracle/theorems/theorems.hpp"
@@ -133,4 +134,31 @@ TEST_CASE("sync BN on R replicas equals batch BN over the concatenated batch, an
     const auto result = theorems::sync_bn(shards, cots, oc, h, w, gamma, beta, eps);
     RC_ASSERT(result.holds);
   });
+}
+
+TEST_CASE("the catalogue's theorem.sync_bn: the hand witness, random replicas, and the per-replica control", "[syncbn][prop]") {
+  const fuzz::Property* p = fuzz::find_property("theorem.sync_bn");
+  REQUIRE(p);
+  // The witness above as an instance: shards {0, 2} and {4, 6}, eps = 5/4.
+  fuzz::Instance witness;
+  using nlohmann::json;  // explicit arrays: a braced pair of strings would read as an object
+  auto shards = [](std::vector<std::string> a, std::vector<std::string> b) { return json::array({json(a), json(b)}); };
+  witness.data = {{"oc", 1}, {"h", 1}, {"w", 2}, {"shards", shards({"0", "2"}, {"4", "6"})}, {"cotangents", shards({"1", "0"}, {"0", "2"})},
+                  {"gamma", json::array({"1"})}, {"beta", json::array({"0"})}, {"eps", "5/4"}};
+  CHECK(p->check(witness).passed());
+  CHECK_FALSE(p->control(witness).passed());
+  // Equal shards and equal cotangents: every per-replica statistic (forward and backward) is
+  // the global one, so the control has nothing to reject.
+  fuzz::Instance equal = witness;
+  equal.data["shards"] = shards({"0", "2"}, {"0", "2"});
+  equal.data["cotangents"] = shards({"1", "0"}, {"1", "0"});
+  CHECK(p->control(equal).passed());
+
+  const fuzz::PropertyRun r = fuzz::run_property(*p, 20261130, 40);
+  INFO(r.detail);
+  CHECK(r.failed == 0);
+  CHECK(r.passed >= 40);
+  fuzz::Property control = *p;
+  control.check = p->control;
+  CHECK(fuzz::run_property(control, 20261130, 100).failed == 1);
 }
