@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iomanip>
 #include <random>
 #include <sstream>
 
@@ -176,6 +177,33 @@ TEST_CASE("stat tier: the check's verdicts and exit statuses and failure probabi
   CHECK(loose.verdict() == Verdict::Improbable);
   CHECK(check(m, "ieee", in, {f32_array({}, {static_cast<float>(4096 + 0.8 * e)})}).verdict() == Verdict::Pass);
   CHECK_THROWS_AS(check(m, "ieee", in, {f32_array({}, {4096})}, 0), std::invalid_argument);
+}
+
+TEST_CASE("stat tier: one correct rounding may come within 2^-22 of its bound in both tiers (mlp_train_step's 0.87)", "[bound][stat]") {
+  const Module m = parse_module(R"(module @m {
+  func.func @f(%w: tensor<f32>, %t: tensor<f32>) -> tensor<f32> {
+    %r = stablehlo.subtract %w, %t : tensor<f32>
+    return %r : tensor<f32>
+  }
+})",
+                                "sub.mlir");
+  // w - t = 1 + 6 2^-25 exactly: a tie between 1 + 2^-23 and 1 + 2^-22, rounded to the even
+  // 1 + 2^-22, an error of 2^-24 (half an ulp, the most a rounding makes). One rounding's
+  // allowance is u |r| = 2^-24 (1 + 6 2^-25) in both tiers (lambda u |r| would be wider), so
+  // the honest result sits at 1 / (1 + 6 2^-25) of both bounds: close to 1, never above.
+  const float w = 1.0f + 0x1p-22f, t = 0x1p-24f;
+  const float honest = w - t;
+  REQUIRE(honest == 1.0f + 0x1p-22f);
+  const Arrays in = {f32_array({}, {w}), f32_array({}, {t})};
+  const CheckReport r = check(m, "ieee", in, {f32_array({}, {honest})});
+  CHECK(r.verdict() == Verdict::Pass);
+  INFO(std::setprecision(17) << r.worst_ratio << " " << r.worst_pratio);
+  // (The enclosure of r is rounded outward by a few 2^-52: against a distance of 2^-24, 1e-8.)
+  CHECK(r.worst_ratio == Approx(1 / (1 + 6 * 0x1p-25)).epsilon(3e-8));
+  CHECK(r.worst_ratio < 1);
+  CHECK(r.worst_pratio == Approx(r.worst_ratio).epsilon(1e-12));
+  // Control: one ulp further (2^-22 + 2^-24 off) is outside the sound bound.
+  CHECK(check(m, "ieee", in, {f32_array({}, {std::nextafter(honest, 2.0f)})}).verdict() == Verdict::Fail);
 }
 
 TEST_CASE("stat tier: a select that may flip keeps both branches and a value between them is near neither", "[bound][stat]") {
