@@ -330,9 +330,10 @@ double sum_events(const Module& m, int replicas) {
   return n * replicas;
 }
 
-CheckReport check_float_outputs(const Module& m, const FloatProfile& profile, const std::vector<std::vector<NpyArray>>& inputs,
-                                const std::vector<std::vector<NpyArray>>& outputs, int replicas,
-                                const std::function<void(const std::string&)>& progress, const CheckOptions& options) {
+namespace {
+
+// The report's head: the statistical tier's lambda for this program and delta.
+CheckReport report_head(const Module& m, const FloatProfile& profile, int replicas, const CheckOptions& options) {
   if (!(options.delta > 0 && options.delta < 1)) throw std::invalid_argument("delta must lie in (0, 1)");
   CheckReport report;
   report.file = m.file;
@@ -341,13 +342,17 @@ CheckReport check_float_outputs(const Module& m, const FloatProfile& profile, co
   report.delta = options.delta;
   report.events = std::max(1.0, sum_events(m, replicas));
   report.lambda = BoundDomain::lambda_for(options.delta, report.events);
-  const BoundDomain d(profile, report.lambda);
+  return report;
+}
+
+// One output set judged against an analysis made with the head's lambda.
+CheckReport judged_report(CheckReport report, const Module& m, const BoundDomain& d, const Analysis& analysis,
+                          const std::vector<std::vector<NpyArray>>& outputs, int replicas) {
   report.event_risk = d.event_risk();
-  const Analysis analysis = analyse(m, d, inputs, replicas, progress);
   report.seconds = analysis.seconds;
   report.first_unbounded = analysis.first_unbounded;
   std::vector<double> ratios, pratios;
-  report.outputs = judge_outputs(m, d, analysis, outputs, replicas, options.delta, &ratios, &pratios);
+  report.outputs = judge_outputs(m, d, analysis, outputs, replicas, report.delta, &ratios, &pratios);
   for (const auto& o : report.outputs) {
     if (o.predicate) continue;
     report.worst_ratio = std::max(report.worst_ratio, o.worst_ratio);
@@ -355,6 +360,29 @@ CheckReport check_float_outputs(const Module& m, const FloatProfile& profile, co
   }
   report.median_ratio = median(ratios);
   report.median_pratio = median(pratios);
+  return report;
+}
+
+}  // namespace
+
+std::vector<CheckReport> check_float_output_sets(const Module& m, const FloatProfile& profile,
+                                                 const std::vector<std::vector<NpyArray>>& inputs,
+                                                 const std::vector<std::vector<std::vector<NpyArray>>>& output_sets, int replicas,
+                                                 const CheckOptions& options) {
+  const CheckReport head = report_head(m, profile, replicas, options);
+  const BoundDomain d(profile, head.lambda);
+  const Analysis analysis = analyse(m, d, inputs, replicas, {});
+  std::vector<CheckReport> reports;
+  for (const auto& outputs : output_sets) reports.push_back(judged_report(head, m, d, analysis, outputs, replicas));
+  return reports;
+}
+
+CheckReport check_float_outputs(const Module& m, const FloatProfile& profile, const std::vector<std::vector<NpyArray>>& inputs,
+                                const std::vector<std::vector<NpyArray>>& outputs, int replicas,
+                                const std::function<void(const std::string&)>& progress, const CheckOptions& options) {
+  CheckReport report = report_head(m, profile, replicas, options);
+  const BoundDomain d(profile, report.lambda);
+  report = judged_report(std::move(report), m, d, analyse(m, d, inputs, replicas, progress), outputs, replicas);
 
   // Which of ieee, tf32, bf16 (narrowest first) the outputs are consistent with.
   const auto* begin = std::begin(kMatmulProfiles);

@@ -108,6 +108,14 @@ CheckReport check_float_outputs(const Module& m, const FloatProfile& profile, co
                                 const std::vector<std::vector<NpyArray>>& outputs, int replicas,
                                 const std::function<void(const std::string&)>& progress = {}, const CheckOptions& options = {});
 
+/// The same check of several output sets of one program on the same inputs, with one bound
+/// analysis for all of them (and no search for consistent profiles): e.g. one program
+/// evaluated in several summation orders.
+std::vector<CheckReport> check_float_output_sets(const Module& m, const FloatProfile& profile,
+                                                 const std::vector<std::vector<NpyArray>>& inputs,
+                                                 const std::vector<std::vector<std::vector<NpyArray>>>& output_sets, int replicas,
+                                                 const CheckOptions& options = {});
+
 /// The report as a table (one row per output), as JSON, and as a self-contained HTML page
 /// with inline SVG histograms.
 std::string format_table(const CheckReport& r);

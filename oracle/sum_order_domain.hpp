@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <random>
 #include <vector>
 
 #include "interp/domain/ieee.hpp"
@@ -36,6 +35,8 @@ class SumOrderDomain {
       case SumOrder::Reversed: return fold({s.terms.rbegin(), s.terms.rend()});
       case SumOrder::Pairwise: return pairwise(s.terms.data(), s.terms.size());
       case SumOrder::Shuffled: {
+        // Fisher-Yates driven by splitmix64 from a hash of the terms: cheap to seed, since
+        // an open sum may be summed once per use.
         std::vector<float> t = s.terms;
         std::uint64_t h = seed_ ^ t.size();
         for (float x : t) {
@@ -43,8 +44,7 @@ class SumOrderDomain {
           std::memcpy(&b, &x, 4);
           h = h * 1099511628211ULL ^ b;
         }
-        std::mt19937_64 gen(h);
-        std::shuffle(t.begin(), t.end(), gen);
+        for (std::size_t i = t.size() - 1; i > 0; --i) std::swap(t[i], t[splitmix64(h) % (i + 1)]);
         return fold(t);
       }
     }
@@ -77,7 +77,9 @@ class SumOrderDomain {
   Scalar map_monotone(const Scalar& a, const RationalMap& m) const { return wrap(f_.map_monotone(value(a), m)); }
   Scalar pi() const { return wrap(f_.pi()); }
   Tri compare(CompareDirection d, const Scalar& a, const Scalar& b) const { return f_.compare(d, value(a), value(b)); }
-  Scalar select(bool p, const Scalar& a, const Scalar& b) const { return p ? a : b; }
+  // The chosen value is summed here, once, as a GPU materialises a select's operands (an open
+  // sum passed on would be summed again at every later use).
+  Scalar select(bool p, const Scalar& a, const Scalar& b) const { return wrap(value(p ? a : b)); }
 
   void mac(Scalar& acc, const Scalar& a, const Scalar& b) const {
     if (acc.terms.empty() && acc.v != 0) acc.terms.push_back(acc.v);
@@ -91,6 +93,12 @@ class SumOrderDomain {
   }
 
  private:
+  static std::uint64_t splitmix64(std::uint64_t& state) {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
   static float fold(const std::vector<float>& t) {
     float s = t[0];
     for (std::size_t i = 1; i < t.size(); ++i) s = s + t[i];
