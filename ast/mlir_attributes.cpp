@@ -134,7 +134,7 @@ void AttributeReader::value(OpSyntax& op, const std::string& key, Location at) {
   const Op o = op.inst.op;
   auto take = [&](const char* name, Op for_op) {
     if (key != name || o != for_op) return false;
-    if (!op.given.insert(key).second) l.fail_at(at, "attribute '" + key + "' is given twice");
+    if (!op.given.insert(name)) l.fail_at(at, "attribute '" + key + "' is given twice");
     return true;
   };
   auto take_any = [&](const char* name, std::initializer_list<Op> ops) {

@@ -31,7 +31,18 @@ void Lexer::advance(std::size_t n) {
 }
 
 void Lexer::skip_blanks() {
-  while (!at_end() && (current() == ' ' || current() == '\t' || current() == '\n' || current() == '\r')) advance();
+  while (pos_ < text_.size()) {
+    const char c = text_[pos_];
+    if (c == '\n') {
+      ++line_;
+      column_ = 1;
+    } else if (c == ' ' || c == '\t' || c == '\r') {
+      ++column_;
+    } else {
+      return;
+    }
+    ++pos_;
+  }
 }
 
 // `loc(` at the start of a token (not the tail of a longer name).
@@ -64,12 +75,14 @@ bool Lexer::whole_line_comment_next() const {
   return true;
 }
 
+// Hot: every peek and accept starts here, so the tests are single characters.
 void Lexer::skip_space() {
   for (;;) {
     skip_blanks();
-    if (text_.compare(pos_, 2, "//") == 0) {
+    const char c = current();
+    if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/') {
       while (!at_end() && current() != '\n') advance();
-    } else if (current() == 'l' && at_location_keyword()) {
+    } else if (c == 'l' && at_location_keyword()) {
       skip_location();
     } else {
       return;

@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ast/mlir_lexer.hpp"
@@ -46,12 +47,32 @@ struct AttributeAliases {
 /// dropped; attribute aliases are kept in `aliases` for their later uses.
 bool parse_alias_definition(Lexer& lex, AttributeAliases& aliases);
 
+/// The generic names of the attributes an op was written with. A few per op, compared as
+/// views of the reader's string literals: a set of strings would allocate on every op.
+class AttributeNames {
+ public:
+  /// False if `name` (a string literal) was already there.
+  bool insert(std::string_view name) {
+    if (count(name)) return false;
+    names_.push_back(name);
+    return true;
+  }
+  bool count(std::string_view name) const {
+    for (auto n : names_)
+      if (n == name) return true;
+    return false;
+  }
+
+ private:
+  std::vector<std::string_view> names_;
+};
+
 /// One op as written, in either syntax, before binding.
 struct OpSyntax {
   std::string name;                 // "stablehlo.transpose"
   Location op_location;             // of the op name
   Instruction inst;                 // op, operands and their defined types, attributes, regions
-  std::set<std::string> given;      // the attributes read, by their generic names
+  AttributeNames given;             // the attributes read, by their generic names
   bool functional_type = false;     // `: (T...) -> R` written (else `: T` or select's `: P, T`)
   std::vector<TensorType> written_operand_types;  // when functional_type
   std::vector<TensorType> written_result_types;

@@ -24,22 +24,27 @@ bool compare_type_allowed(ElementType e, const std::string& type) {
 }
 
 /// The attributes without which an op means nothing (by their generic names).
-std::vector<const char*> required_attributes(Op op) {
+const std::vector<const char*>& required_attributes(Op op) {
+  static const std::vector<const char*> none, value{"value"}, iota{"iota_dimension"}, compare{"comparison_direction"},
+      broadcast{"broadcast_dimensions"}, transpose{"permutation"}, dimensions{"dimensions"},
+      slice{"start_indices", "limit_indices"}, pad{"edge_padding_low", "edge_padding_high", "interior_padding"},
+      concatenate{"dimension"}, dot{"dot_dimension_numbers"}, convolution{"dimension_numbers"},
+      reduce_window{"window_dimensions"}, all_reduce{"replica_groups"};
   switch (op) {
-    case Op::Constant: return {"value"};
-    case Op::Iota: return {"iota_dimension"};
-    case Op::Compare: return {"comparison_direction"};
-    case Op::BroadcastInDim: return {"broadcast_dimensions"};
-    case Op::Transpose: return {"permutation"};
-    case Op::Reverse: case Op::Reduce: return {"dimensions"};
-    case Op::Slice: return {"start_indices", "limit_indices"};
-    case Op::Pad: return {"edge_padding_low", "edge_padding_high", "interior_padding"};
-    case Op::Concatenate: return {"dimension"};
-    case Op::DotGeneral: return {"dot_dimension_numbers"};
-    case Op::Convolution: return {"dimension_numbers"};
-    case Op::ReduceWindow: return {"window_dimensions"};
-    case Op::AllReduce: return {"replica_groups"};
-    default: return {};
+    case Op::Constant: return value;
+    case Op::Iota: return iota;
+    case Op::Compare: return compare;
+    case Op::BroadcastInDim: return broadcast;
+    case Op::Transpose: return transpose;
+    case Op::Reverse: case Op::Reduce: return dimensions;
+    case Op::Slice: return slice;
+    case Op::Pad: return pad;
+    case Op::Concatenate: return concatenate;
+    case Op::DotGeneral: return dot;
+    case Op::Convolution: return convolution;
+    case Op::ReduceWindow: return reduce_window;
+    case Op::AllReduce: return all_reduce;
+    default: return none;
   }
 }
 
@@ -254,7 +259,8 @@ void PrettyReader::dot_general() {
     if (clause == "batching_dims" || clause == "contracting_dims") {
       auto& lhs = clause == "batching_dims" ? a.lhs_batching_dimensions : a.lhs_contracting_dimensions;
       auto& rhs = clause == "batching_dims" ? a.rhs_batching_dimensions : a.rhs_contracting_dimensions;
-      if (!op_.given.insert(clause).second) l_.fail_at(at, "'" + clause + "' is given twice");
+      if (!op_.given.insert(clause == "batching_dims" ? "batching_dims" : "contracting_dims"))
+        l_.fail_at(at, "'" + clause + "' is given twice");
       lhs = attrs_.int_list();
       l_.expect("x", "'x' between lhs and rhs dims");
       rhs = attrs_.int_list();
@@ -339,6 +345,7 @@ void PrettyReader::reduce() {
 void reduce_body_from_region(Lexer& l, OpSyntax& op) {
   Instruction& inst = op.inst;
   if (inst.regions.size() != 1) l.fail_at(op.op_location, "stablehlo.reduce takes one region");
+  if (inst.operands.size() != 2) l.fail_at(op.op_location, "stablehlo.reduce of several inputs is not supported yet");
   const Region& r = inst.regions[0];
   const bool one_op = r.arguments.size() == 2 && r.body.size() == 1 && r.results.size() == 1 &&
                       r.results[0] == r.body[0].result && is_binary_elementwise(r.body[0].op);
@@ -357,7 +364,7 @@ Instruction bind(OpParseContext& cx, OpSyntax& op) {
   Lexer& l = cx.lexer();
   Instruction& inst = op.inst;
   Attributes& a = inst.attributes;
-  const std::string name = full_name(inst.op);
+  const std::string& name = op.name;  // as written, for messages
   // The written types against the operands' definitions.
   const auto& written = op.written_operand_types;
   if (written.size() != inst.operands.size())
@@ -370,7 +377,7 @@ Instruction bind(OpParseContext& cx, OpSyntax& op) {
   if (op.written_result_types.size() != 1)
     l.fail_at(inst.location, name + " is written with " + std::to_string(op.written_result_types.size()) +
                                  " results; it has one");
-  inst.result_type = op.written_result_types[0];
+  inst.result_type = std::move(op.written_result_types[0]);
   for (const char* required : required_attributes(inst.op))
     if (!op.given.count(required)) l.fail_at(op.op_location, name + " needs the attribute '" + required + "'");
   switch (inst.op) {

@@ -365,3 +365,34 @@ TEST_CASE("a program in generic form runs to the values of its pretty form", "[m
   CHECK(run1(exact, print_module(p), inputs) == test::Strings{"11", "8"});
   CHECK(run1(exact, print_module(g), {{"1", "2", "3", "4", "5", "6"}, {"0"}}) == test::Strings{"9", "5"});  // control: z moves the sums
 }
+
+TEST_CASE("no internal error on any prefix or one-byte change of the new forms", "[mlir][forms][errors]") {
+  const std::string text =
+      "#perm = array<i64: 1, 0>\n#loc1 = loc(\"a.py\":1:2)\n" +
+      module_text("%x: tensor<2x3xf32>, %z: tensor<f32>", "tensor<2xf32>",
+                  "    %c = \"stablehlo.constant\"() <{value = dense<\"0x0000803F\"> : tensor<2xf32>}> : () -> tensor<2xf32>\n"
+                  "    %t = \"stablehlo.transpose\"(%x) <{permutation = #perm}> {mhlo.sharding = \"{a\\22}\"} : (tensor<2x3xf32>) -> tensor<3x2xf32> loc(#loc1)\n"
+                  "    %p = stablehlo.compare  GT, %t, %t,  FLOAT : (tensor<3x2xf32>, tensor<3x2xf32>) -> tensor<3x2xi1>\n"
+                  "    %d = \"stablehlo.dot_general\"(%t, %x) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}> : (tensor<3x2xf32>, tensor<2x3xf32>) -> tensor<3x3xf32>\n"
+                  "    %r = \"stablehlo.reduce\"(%x, %z) <{dimensions = dense<1> : tensor<1xi64>}> ({\n"
+                  "      ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n        %s = stablehlo.add %a, %b : tensor<f32>\n"
+                  "        \"stablehlo.return\"(%s) : (tensor<f32>) -> ()\n    }) : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>\n",
+                  "%r");
+  REQUIRE(error_of(text) == "");  // the control: the whole text parses
+  int errors = 0;
+  const std::string replacements = "\"<>{}[](),:=#%@x0 \n";
+  for (std::size_t cut = 0; cut < text.size(); ++cut) {
+    INFO("prefix of " << cut << " bytes");
+    std::string shown;
+    CHECK_NOTHROW(shown = error_of(text.substr(0, cut)));
+    errors += !shown.empty();
+    for (char c : {replacements[cut % replacements.size()], replacements[(cut * 7 + 3) % replacements.size()]}) {
+      std::string changed = text;
+      changed[cut] = c;
+      INFO("byte " << cut << " changed to '" << c << "'");
+      CHECK_NOTHROW(error_of(changed));
+    }
+  }
+  // Every proper prefix but the one without the final line break is an error with a message.
+  CHECK(errors == static_cast<int>(text.size()) - 1);
+}
