@@ -40,7 +40,7 @@ void check_same(const std::string& args, const std::string& result, const std::v
 
 }  // namespace
 
-TEST_CASE("locations, comments and aliases are skipped; whole-line comments kept", "[mlir][forms][lexer]") {
+TEST_CASE("locations, comments and location aliases are skipped, whole-line comments kept", "[mlir][forms][lexer]") {
   const std::string text =
       "#loc = loc(unknown)\n"
       "module @m {\n"
@@ -300,7 +300,7 @@ TEST_CASE("dense literals in every form", "[mlir][forms][dense]") {
         "t.mlir:3:30: dense<> is empty but tensor<2xf32> has 2 element(s)");
 }
 
-TEST_CASE("unknown attributes are skipped; ops outside the set are refused by name", "[mlir][forms][errors]") {
+TEST_CASE("unknown attributes are skipped, ops outside the set are refused by name", "[mlir][forms][errors]") {
   const std::string x = "%x: tensor<2x3xf32>";
   CHECK(error_of(one_op(x, "tensor<2x3xf32>", "\"stablehlo.fft\"(%x) {fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 3>} : (tensor<2x3xf32>) -> tensor<2x3xf32>")) ==
         "t.mlir:3:11: unsupported op 'stablehlo.fft'");
