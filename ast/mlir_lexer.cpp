@@ -30,15 +30,141 @@ void Lexer::advance(std::size_t n) {
   }
 }
 
-void Lexer::skip_space() {
-  while (!at_end() && (current() == ' ' || current() == '\t' || current() == '\n' || current() == '\r')) advance();
+void Lexer::skip_blanks() {
+  while (pos_ < text_.size()) {
+    const char c = text_[pos_];
+    if (c == '\n') {
+      ++line_;
+      column_ = 1;
+    } else if (c == ' ' || c == '\t' || c == '\r') {
+      ++column_;
+    } else {
+      return;
+    }
+    ++pos_;
+  }
 }
 
-void Lexer::skip_space_and_comments() {
+// `loc(` at the start of a token (not the tail of a longer name).
+bool Lexer::at_location_keyword() const {
+  if (text_.compare(pos_, 4, "loc(") != 0) return false;
+  return pos_ == 0 || !is_name_char(text_[pos_ - 1]);
+}
+
+// loc(...): balanced parentheses, strings skipped whole (a file name may hold ')').
+void Lexer::skip_location() {
+  const Location at = location();
+  advance(3);
+  int depth = 0;
+  do {
+    if (at_end()) fail_at(at, "unterminated location loc(...)");
+    if (current() == '"') {
+      string_literal();
+      continue;
+    }
+    if (current() == '(') ++depth;
+    if (current() == ')') --depth;
+    advance();
+  } while (depth > 0);
+}
+
+bool Lexer::whole_line_comment_next() const {
+  if (text_.compare(pos_, 2, "//") != 0) return false;
+  for (std::size_t p = pos_; p > 0 && text_[p - 1] != '\n'; --p)
+    if (text_[p - 1] != ' ' && text_[p - 1] != '\t') return false;
+  return true;
+}
+
+// Hot: every peek and accept starts here, so the tests are single characters.
+void Lexer::skip_space() {
   for (;;) {
+    skip_blanks();
+    const char c = current();
+    if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/') {
+      while (!at_end() && current() != '\n') advance();
+    } else if (c == 'l' && at_location_keyword()) {
+      skip_location();
+    } else {
+      return;
+    }
+  }
+}
+
+bool Lexer::line_comment_next() {
+  for (;;) {
+    skip_blanks();
+    if (whole_line_comment_next()) return true;
+    if (text_.compare(pos_, 2, "//") == 0) {
+      while (!at_end() && current() != '\n') advance();
+    } else if (current() == 'l' && at_location_keyword()) {
+      skip_location();
+    } else {
+      return false;
+    }
+  }
+}
+
+std::string Lexer::string_literal(std::string_view what) {
+  if (current() != '"') skip_space();
+  if (current() != '"') fail_expected(what);
+  const Location at = location();
+  advance();
+  std::string value;
+  for (;;) {
+    if (at_end() || current() == '\n') fail_at(at, "unterminated string literal");
+    const char c = current();
+    advance();
+    if (c == '"') return value;
+    if (c != '\\') {
+      value += c;
+      continue;
+    }
+    const char e = current();
+    if (e == '"' || e == '\\') value += e;
+    else if (e == 'n') value += '\n';
+    else if (e == 't') value += '\t';
+    else if (std::isxdigit(static_cast<unsigned char>(e)) && pos_ + 1 < text_.size() &&
+             std::isxdigit(static_cast<unsigned char>(text_[pos_ + 1]))) {
+      value += static_cast<char>(std::stoi(std::string(text_.substr(pos_, 2)), nullptr, 16));
+      advance();
+    } else {
+      fail_at(location(), "unknown escape in string literal");
+    }
+    advance();
+  }
+}
+
+void Lexer::skip_balanced(bool to_line_end) {
+  skip_space();
+  const Location at = location();
+  std::string closers;  // the brackets open at this point, innermost last
+  for (;;) {
+    if (to_line_end && closers.empty()) {
+      std::size_t p = pos_;
+      while (p < text_.size() && (text_[p] == ' ' || text_[p] == '\t' || text_[p] == '\r')) ++p;
+      if (p >= text_.size() || text_[p] == '\n') return;
+    }
     skip_space();
-    if (text_.substr(pos_, 2) != "//") return;
-    while (!at_end() && current() != '\n') advance();
+    if (at_end()) fail_at(at, "unterminated attribute value");
+    const char c = current();
+    if (c == '"') {
+      string_literal();
+      continue;
+    }
+    if (c == '-' && text_.compare(pos_, 2, "->") == 0) {  // a function type's arrow, not a closing '>'
+      advance(2);
+      continue;
+    }
+    if (closers.empty() && (c == ',' || c == '}' || c == '>' || c == ')' || c == ']')) return;
+    if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (closers.size() >= 64) fail_at(at, "attribute value nested too deeply");
+      closers += c == '(' ? ')' : c == '[' ? ']' : c == '{' ? '}' : '>';
+    } else if (!closers.empty() && c == closers.back()) {
+      closers.pop_back();
+    } else if (c == ')' || c == ']' || c == '}' || c == '>') {
+      fail_at(location(), std::string("unbalanced '") + c + "' in attribute value");
+    }
+    advance();
   }
 }
 

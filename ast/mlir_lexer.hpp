@@ -21,15 +21,34 @@ class ParseError : public std::runtime_error {
 class Lexer {
  public:
   Lexer(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {}
+  /// A lexer over `text` that reports positions as if it began at `start` (an alias's value,
+  /// read where the alias is used, cites the alias definition).
+  Lexer(std::string_view text, std::string file, Location start)
+      : text_(text), file_(std::move(file)), line_(start.line), column_(start.column) {}
 
   const std::string& file() const { return file_; }
   Location location() const { return {line_, column_}; }
   bool at_end() const { return pos_ >= text_.size(); }
 
-  /// Skips spaces, tabs and line breaks.
+  /// Skips spaces, tabs, line breaks, `//` comments and MLIR locations `loc(...)` (which
+  /// carry no meaning for the oracle; they may follow any op, argument, function or module).
   void skip_space();
-  /// Skips spaces, line breaks and `//` comments.
-  void skip_space_and_comments();
+  /// The same as skip_space (kept for the callers that say they expect comments).
+  void skip_space_and_comments() { skip_space(); }
+  /// Skips what skip_space skips except a whole-line comment (a `//` with only blanks before
+  /// it on its line), and says whether one is next: the function body keeps those as Comment
+  /// items so that the Lean printer's text prints back byte for byte.
+  bool line_comment_next();
+  /// Consumes a string literal "..." and returns its value: escapes \" \\ \n \t and two
+  /// hex digits (\22) decoded.
+  std::string string_literal(std::string_view what = "a string literal");
+  /// Skips one attribute value whose syntax the oracle does not read: balanced (), [], {},
+  /// <> and strings, up to a ',' '}' '>' or ')' at depth 0 (not consumed), or with
+  /// `to_line_end` also up to the end of the line at depth 0 (top-level alias definitions).
+  void skip_balanced(bool to_line_end = false);
+  /// The offset of the next character; text(from, to) is the source between two offsets.
+  std::size_t offset() const { return pos_; }
+  std::string_view text(std::size_t from, std::size_t to) const { return text_.substr(from, to - from); }
   /// After skipping space: does the text continue with `s`?
   bool peek(std::string_view s);
   /// After skipping space: consumes `s` if it is next.
@@ -56,6 +75,10 @@ class Lexer {
  private:
   char current() const { return at_end() ? '\0' : text_[pos_]; }
   void advance(std::size_t n = 1);
+  void skip_blanks();
+  bool at_location_keyword() const;
+  void skip_location();
+  bool whole_line_comment_next() const;
   std::string found();
 
   std::string_view text_;

@@ -8,25 +8,21 @@
 
 #include <sys/stat.h>
 
-#include "ast/verify.hpp"
+#include "ast/mlir_op_parse.hpp"
 
 namespace shlo {
 
 namespace {
 
-constexpr int kMaxDenseNesting = 8;
-// Regions inside regions: the printer writes one level; the limit keeps the recursive descent
-// far from the stack's end on hostile input.
-constexpr int kMaxRegionNesting = 32;
-
-class Parser {
+class Parser : public OpParseContext {
  public:
   Parser(std::string_view text, const std::string& file) : lex_(text, file) {}
 
   Module module() {
     Module m;
     m.file = lex_.file();
-    lex_.skip_space_and_comments();
+    while (parse_alias_definition(lex_, aliases_)) {
+    }
     lex_.expect("module", "the start of a module");
     lex_.expect("@", "the module name");
     m.name = lex_.identifier("the module name");
@@ -37,7 +33,8 @@ class Parser {
     if (lex_.peek("func.func"))
       lex_.fail_at(lex_.location(), "a second func.func: the oracle reads modules with exactly one function");
     lex_.expect("}", "the end of the module");
-    lex_.skip_space_and_comments();
+    while (parse_alias_definition(lex_, aliases_)) {
+    }
     if (!lex_.at_end()) lex_.fail_expected("the end of the file after the module");
     return m;
   }
@@ -57,21 +54,18 @@ class Parser {
                            std::to_string(it->second.location.line) + ")");
   }
 
-  // An operand: a name defined earlier in the current scope; its type is appended.
-  std::string use(Instruction& inst) {
-    lex_.skip_space();
-    const Location name_at = lex_.location();
-    const std::string name = lex_.ssa_name("an operand (%name)");
+  // ---- the op reader's view of this parser (ast/mlir_op_parse.hpp) ----
+  Lexer& lexer() override { return lex_; }
+  int& region_depth() override { return region_depth_; }
+  TensorType value_type(const std::string& name, Location at) override {
     auto it = scopes_.back().find(name);
     if (it == scopes_.back().end())
-      lex_.fail_at(name_at, "use of undefined value " + name + " (values must be defined before use)");
-    inst.operands.push_back(name);
-    inst.operand_types.push_back(it->second.type);
-    return name;
+      lex_.fail_at(at, "use of undefined value " + name + " (values must be defined before use)");
+    return it->second.type;
   }
 
   // ---- types and attribute syntax ----
-  TensorType type() {
+  TensorType type() override {
     lex_.expect("tensor", "a tensor type");
     lex_.expect("<");
     TensorType t;
@@ -100,498 +94,20 @@ class Parser {
     return t;
   }
 
-  // [1, 2, 3] or []
-  std::vector<std::int64_t> int_list() {
-    lex_.expect("[", "a list");
-    std::vector<std::int64_t> v;
-    if (lex_.accept("]")) return v;
-    do v.push_back(lex_.integer()); while (lex_.accept(","));
-    lex_.expect("]", "']' or ','");
-    return v;
-  }
-
-  // [[1, 1], [0, 2]]
-  std::vector<std::pair<std::int64_t, std::int64_t>> pair_list() {
-    lex_.expect("[", "a list of [low, high] pairs");
-    std::vector<std::pair<std::int64_t, std::int64_t>> v;
-    if (lex_.accept("]")) return v;
-    do {
-      lex_.expect("[", "a [low, high] pair");
-      const std::int64_t lo = lex_.integer();
-      lex_.expect(",");
-      const std::int64_t hi = lex_.integer();
-      lex_.expect("]", "']' closing the pair");
-      v.emplace_back(lo, hi);
-    } while (lex_.accept(","));
-    lex_.expect("]", "']' or ','");
-    return v;
-  }
-
-  // array<i64: 1, 2, 3>
-  std::vector<std::int64_t> i64_array() {
-    lex_.expect("array", "array<i64: ...>");
-    lex_.expect("<");
-    lex_.expect("i64", "the array's element type");
-    std::vector<std::int64_t> v;
-    if (lex_.accept(":")) {
-      do v.push_back(lex_.integer()); while (lex_.accept(","));
-    }
-    lex_.expect(">", "'>' or ','");
-    return v;
-  }
-
-  // The body of dense<...>: a literal, or nested lists of literals.
-  void dense_items(DenseLiteral& d, std::size_t depth, std::vector<std::int64_t>& counts) {
-    if (depth > kMaxDenseNesting) lex_.fail_at(lex_.location(), "dense literal nested too deeply");
-    if (!lex_.accept("[")) {
-      d.elements.push_back(lex_.literal("a literal or '['"));
-      return;
-    }
-    if (counts.size() <= depth) counts.resize(depth + 1, -1);
-    std::int64_t n = 0;
-    if (!lex_.peek("]")) {
-      do {
-        dense_items(d, depth + 1, counts);
-        ++n;
-      } while (lex_.accept(","));
-    }
-    lex_.expect("]", "']' or ','");
-    if (counts[depth] >= 0 && counts[depth] != n)
-      lex_.fail_at(lex_.location(), "ragged dense literal: rows of " + std::to_string(counts[depth]) +
-                                        " and " + std::to_string(n) + " elements");
-    counts[depth] = n;
-  }
-
-  DenseLiteral dense() {
-    lex_.expect("dense", "dense<...>");
-    lex_.expect("<");
-    DenseLiteral d;
-    lex_.skip_space();
-    const Location at = lex_.location();
-    if (lex_.peek("[")) {
-      d.splat = false;
-      std::vector<std::int64_t> counts;
-      dense_items(d, 0, counts);
-      d.list_shape = counts;
-      // Rows of equal length can still mix lists and literals ([[1, 2], 3]): the element count
-      // must be the product of the nesting.
-      std::size_t expected = 1;
-      bool overflow = false;
-      for (auto n : counts) overflow |= __builtin_mul_overflow(expected, static_cast<std::size_t>(n), &expected);
-      if (overflow || d.elements.size() != expected)
-        lex_.fail_at(at, "ragged dense literal: " + std::to_string(d.elements.size()) + " element(s) in a nesting of " +
-                             std::to_string(expected));
-    } else {
-      d.elements.push_back(lex_.literal());
-    }
-    lex_.expect(">", "'>' closing dense<...>");
-    return d;
-  }
-
-  // ": (T1, T2, ...) -> T": checks the operand types against their definitions.
-  TensorType functional_type(Instruction& inst) {
-    lex_.expect(":", "':' before the types");
-    lex_.expect("(", "'(' opening the operand types");
-    std::vector<TensorType> printed;
-    if (!lex_.peek(")")) {
-      do printed.push_back(type()); while (lex_.accept(","));
-    }
-    lex_.expect(")", "')' or ','");
-    check_operand_types(inst, printed);
-    lex_.expect("->", "'->' before the result type");
-    return type();
-  }
-
-  void check_operand_types(const Instruction& inst, const std::vector<TensorType>& printed) {
-    if (printed.size() != inst.operands.size())
-      lex_.fail_at(inst.location, std::string("stablehlo.") + op_name(inst.op) + " has " +
-                                      std::to_string(inst.operands.size()) + " operand(s) but " +
-                                      std::to_string(printed.size()) + " operand type(s) are written");
-    for (std::size_t i = 0; i < printed.size(); ++i)
-      if (printed[i] != inst.operand_types[i])
-        lex_.fail_at(inst.location, "operand " + inst.operands[i] + " has type " + to_string(inst.operand_types[i]) +
-                                        " but the instruction says " + to_string(printed[i]));
-  }
-
-  // ": T" for ops whose operands all have the result's type.
-  TensorType same_type(Instruction& inst) {
-    lex_.expect(":", "':' before the type");
-    TensorType t = type();
-    check_operand_types(inst, std::vector<TensorType>(inst.operands.size(), t));
-    return t;
-  }
-
-  // {key = value, ...}: `value(key, at)` reads each value (and fails on an unknown key).
-  template <class ReadValue>
-  void dictionary(const char* opening, const char* key_what, ReadValue value) {
-    lex_.expect("{", opening);
-    if (!lex_.peek("}")) {
-      do {
-        lex_.skip_space();
-        const Location at = lex_.location();
-        const std::string key = lex_.identifier(key_what);
-        lex_.expect("=");
-        value(key, at);
-      } while (lex_.accept(","));
-    }
-    lex_.expect("}", "'}' or ','");
-  }
-
   // ---- instructions ----
   Instruction instruction() {
-    Instruction inst;
     lex_.skip_space();
-    inst.location = lex_.location();
-    inst.result = lex_.ssa_name("an instruction (%name = ...), a comment or 'return'");
+    const Location at = lex_.location();
+    const std::string result = lex_.ssa_name("an instruction (%name = ...), a comment or 'return'");
     if (lex_.peek(":")) lex_.fail_at(lex_.location(), "multi-result instructions (%name:2) are not supported");
     lex_.expect("=", "'='");
-    lex_.skip_space();
-    const Location op_at = lex_.location();
-    if (lex_.accept("\"")) {
-      generic(inst, op_at);
-    } else {
-      const std::string name = lex_.identifier("an op name (stablehlo.*)");
-      if (name.rfind("stablehlo.", 0) != 0) lex_.fail_at(op_at, "expected a stablehlo op, found '" + name + "'");
-      auto op = op_from_name(name.substr(10));
-      if (!op) lex_.fail_at(op_at, "unknown op '" + name + "'");
-      inst.op = *op;
-      pretty(inst, op_at);
-    }
-    verify_instruction(inst, lex_.file());
+    Instruction inst = parse_op(*this, at, &aliases_);
+    inst.result = result;
     define(inst.result, inst.result_type, inst.location);
     return inst;
   }
 
-  void pretty(Instruction& inst, Location op_at) {
-    auto& a = inst.attributes;
-    switch (inst.op) {
-      case Op::Constant:
-        a.literal = dense();
-        lex_.expect(":", "':' before the type");
-        inst.result_type = type();
-        return;
-      case Op::Iota:
-        lex_.expect("dim", "'dim = N'");
-        lex_.expect("=");
-        a.dimension = lex_.integer();
-        lex_.expect(":", "':' before the type");
-        inst.result_type = type();
-        return;
-      case Op::Compare:
-        a.comparison_direction = lex_.identifier("a comparison direction (EQ NE LT LE GT GE)");
-        lex_.expect(",");
-        use(inst);
-        lex_.expect(",");
-        use(inst);
-        inst.result_type = functional_type(inst);
-        return;
-      case Op::Select: {
-        use(inst);
-        lex_.expect(",");
-        use(inst);
-        lex_.expect(",");
-        use(inst);
-        lex_.expect(":", "':' before the types");
-        const TensorType pred = type();
-        lex_.expect(",", "',' and the result type");
-        inst.result_type = type();
-        check_operand_types(inst, {pred, inst.result_type, inst.result_type});
-        return;
-      }
-      case Op::BroadcastInDim:
-      case Op::Transpose:
-        use(inst);
-        lex_.expect(",");
-        lex_.expect("dims", "'dims = [...]'");
-        lex_.expect("=");
-        a.dimensions = int_list();
-        inst.result_type = functional_type(inst);
-        return;
-      case Op::Reverse:
-        use(inst);
-        lex_.expect(",");
-        lex_.expect("dims", "'dims = [...]'");
-        lex_.expect("=");
-        a.dimensions = int_list();
-        inst.result_type = same_type(inst);
-        return;
-      case Op::Reshape:
-      case Op::Convert:
-        use(inst);
-        inst.result_type = functional_type(inst);
-        return;
-      case Op::Slice:
-        use(inst);
-        lex_.expect("[", "'[start:limit, ...]'");
-        if (!lex_.peek("]")) {
-          do {
-            a.start_indices.push_back(lex_.integer());
-            lex_.expect(":", "':' in start:limit");
-            a.limit_indices.push_back(lex_.integer());
-            a.strides.push_back(lex_.accept(":") ? lex_.integer() : 1);
-          } while (lex_.accept(","));
-        }
-        lex_.expect("]", "']' or ','");
-        inst.result_type = functional_type(inst);
-        return;
-      case Op::Pad:
-        use(inst);
-        lex_.expect(",");
-        use(inst);
-        lex_.expect(",");
-        lex_.expect("low", "'low = [...]'");
-        lex_.expect("=");
-        a.edge_padding_low = int_list();
-        lex_.expect(",");
-        lex_.expect("high", "'high = [...]'");
-        lex_.expect("=");
-        a.edge_padding_high = int_list();
-        lex_.expect(",");
-        lex_.expect("interior", "'interior = [...]'");
-        lex_.expect("=");
-        a.interior_padding = int_list();
-        inst.result_type = functional_type(inst);
-        return;
-      case Op::Concatenate:
-        do use(inst); while (lex_.accept(",") && !lex_.peek("dim"));
-        lex_.expect("dim", "'dim = N'");
-        lex_.expect("=");
-        a.dimension = lex_.integer();
-        inst.result_type = functional_type(inst);
-        return;
-      case Op::DotGeneral:
-        use(inst);
-        lex_.expect(",");
-        use(inst);
-        lex_.expect(",");
-        if (lex_.accept("batching_dims")) {
-          lex_.expect("=");
-          a.lhs_batching_dimensions = int_list();
-          lex_.expect("x", "'x' between lhs and rhs dims");
-          a.rhs_batching_dimensions = int_list();
-          lex_.expect(",");
-        }
-        lex_.expect("contracting_dims", "'contracting_dims = [...] x [...]'");
-        lex_.expect("=");
-        a.lhs_contracting_dimensions = int_list();
-        lex_.expect("x", "'x' between lhs and rhs dims");
-        a.rhs_contracting_dimensions = int_list();
-        if (lex_.accept(",")) {
-          lex_.expect("precision", "'precision = [...]'");
-          lex_.expect("=");
-          lex_.expect("[");
-          do a.precision_config.push_back(lex_.identifier("a precision (DEFAULT, HIGH, HIGHEST)"));
-          while (lex_.accept(","));
-          lex_.expect("]", "']' or ','");
-        }
-        inst.result_type = functional_type(inst);
-        return;
-      case Op::Reduce: {
-        lex_.expect("(", "'(' before the reduce operand");
-        use(inst);
-        lex_.expect("init", "'init:'");
-        lex_.expect(":");
-        use(inst);
-        lex_.expect(")");
-        lex_.expect("applies", "'applies stablehlo.OP'");
-        lex_.skip_space();
-        const Location body_at = lex_.location();
-        const std::string body = lex_.identifier("the reducer op (stablehlo.add, ...)");
-        auto op = body.rfind("stablehlo.", 0) == 0 ? op_from_name(body.substr(10)) : std::nullopt;
-        if (!op || !is_binary_elementwise(*op)) lex_.fail_at(body_at, "expected a binary elementwise reducer, found '" + body + "'");
-        a.reduce_body = op;
-        lex_.expect("across", "'across dimensions = [...]'");
-        lex_.expect("dimensions");
-        lex_.expect("=");
-        a.dimensions = int_list();
-        inst.result_type = functional_type(inst);
-        return;
-      }
-      case Op::Convolution:
-        convolution(inst);
-        return;
-      case Op::ReduceWindow:
-      case Op::SelectAndScatter:
-      case Op::AllReduce:
-        lex_.fail_at(op_at, std::string("stablehlo.") + op_name(inst.op) + " is written in the generic form \"stablehlo." +
-                                op_name(inst.op) + "\"(...) ({ region }) {attributes}");
-      case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
-      case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log:
-      case Op::Sqrt: case Op::Rsqrt: case Op::Tanh: case Op::Logistic:
-        break;
-    }
-    if (is_unary_elementwise(inst.op)) {
-      use(inst);
-      inst.result_type = same_type(inst);
-      return;
-    }
-    if (is_binary_elementwise(inst.op)) {
-      use(inst);
-      lex_.expect(",");
-      use(inst);
-      inst.result_type = same_type(inst);
-      return;
-    }
-    lex_.fail_at(op_at, std::string("stablehlo.") + op_name(inst.op) + " has no pretty form here");
-  }
-
-  // [b, f, 0, 1] / [o, i, 0, 1]: letters name the roles, digits the spatial dims.
-  void conv_dims(char first, char second, std::int64_t& first_dim, std::int64_t& second_dim,
-                 std::vector<std::int64_t>& spatial) {
-    lex_.expect("[", "convolution dimension numbers");
-    std::map<std::int64_t, std::int64_t> by_spatial;
-    bool seen_first = false, seen_second = false;
-    std::int64_t pos = 0;
-    do {
-      lex_.skip_space();
-      const Location at = lex_.location();
-      if (lex_.peek(std::string(1, first))) {
-        lex_.accept(std::string(1, first));
-        first_dim = pos;
-        if (seen_first) lex_.fail_at(at, std::string("'") + first + "' appears twice");
-        seen_first = true;
-      } else if (lex_.peek(std::string(1, second))) {
-        lex_.accept(std::string(1, second));
-        second_dim = pos;
-        if (seen_second) lex_.fail_at(at, std::string("'") + second + "' appears twice");
-        seen_second = true;
-      } else {
-        const std::int64_t s = lex_.integer(std::string("'") + first + "', '" + second + "' or a spatial dimension number");
-        if (!by_spatial.emplace(s, pos).second) lex_.fail_at(at, "spatial dimension " + std::to_string(s) + " appears twice");
-      }
-      ++pos;
-    } while (lex_.accept(","));
-    lex_.expect("]", "']' or ','");
-    if (!seen_first || !seen_second)
-      lex_.fail_at(lex_.location(), std::string("dimension numbers need both '") + first + "' and '" + second + "'");
-    spatial.clear();
-    for (std::int64_t s = 0; s < static_cast<std::int64_t>(by_spatial.size()); ++s) {
-      auto it = by_spatial.find(s);
-      if (it == by_spatial.end()) lex_.fail_at(lex_.location(), "spatial dimensions must be numbered 0, 1, ... without gaps");
-      spatial.push_back(it->second);
-    }
-  }
-
-  void convolution(Instruction& inst) {
-    auto& a = inst.attributes;
-    lex_.expect("(", "'(' before the convolution operands");
-    use(inst);
-    lex_.expect(",");
-    use(inst);
-    lex_.expect(")");
-    lex_.expect("dim_numbers", "'dim_numbers = ...'");
-    lex_.expect("=");
-    conv_dims('b', 'f', a.conv.input_batch, a.conv.input_feature, a.conv.input_spatial);
-    lex_.expect("x", "'x' between input and kernel dimension numbers");
-    conv_dims('o', 'i', a.conv.kernel_output_feature, a.conv.kernel_input_feature, a.conv.kernel_spatial);
-    lex_.expect("->", "'->' before the output dimension numbers");
-    conv_dims('b', 'f', a.conv.output_batch, a.conv.output_feature, a.conv.output_spatial);
-    const std::size_t spatial = a.conv.input_spatial.size();
-    a.window_strides.assign(spatial, 1);
-    a.padding.assign(spatial, {0, 0});
-    a.lhs_dilation.assign(spatial, 1);
-    a.rhs_dilation.assign(spatial, 1);
-    if (lex_.accept(",")) {
-      lex_.expect("window", "'window = {...}'");
-      lex_.expect("=");
-      dictionary("'{' opening the window", "a window field (stride, pad, lhs_dilate, rhs_dilate)",
-                 [&](const std::string& key, Location at) {
-                   if (key == "stride") a.window_strides = int_list();
-                   else if (key == "pad") a.padding = pair_list();
-                   else if (key == "lhs_dilate") a.lhs_dilation = int_list();
-                   else if (key == "rhs_dilate") a.rhs_dilation = int_list();
-                   else lex_.fail_at(at, "unsupported window field '" + key + "' (stride, pad, lhs_dilate, rhs_dilate)");
-                 });
-    }
-    dictionary("'{batch_group_count = ..., feature_group_count = ...}'", "an attribute name",
-               [&](const std::string& key, Location at) {
-                 const std::int64_t v = lex_.integer();
-                 lex_.expect(":", "': i64'");
-                 lex_.expect("i64");
-                 if (key == "batch_group_count") a.batch_group_count = v;
-                 else if (key == "feature_group_count") a.feature_group_count = v;
-                 else lex_.fail_at(at, "unsupported convolution attribute '" + key + "'");
-               });
-    inst.result_type = functional_type(inst);
-  }
-
-  // "stablehlo.NAME"(%a, ...) ({ region }, ...) {attributes} : (T...) -> T
-  void generic(Instruction& inst, Location op_at) {
-    const std::string name = lex_.identifier("an op name");
-    lex_.expect("\"", "'\"' closing the op name");
-    auto op = name.rfind("stablehlo.", 0) == 0 ? op_from_name(name.substr(10)) : std::nullopt;
-    if (!op) lex_.fail_at(op_at, "unknown op \"" + name + "\"");
-    inst.op = *op;
-    if (inst.op != Op::ReduceWindow && inst.op != Op::SelectAndScatter && inst.op != Op::AllReduce)
-      lex_.fail_at(op_at, "the generic form is read for reduce_window, select_and_scatter and all_reduce; write \"" + name +
-                              "\" in its pretty form");
-    lex_.expect("(", "'(' opening the operands");
-    if (!lex_.peek(")")) {
-      do use(inst); while (lex_.accept(","));
-    }
-    lex_.expect(")", "')' or ','");
-    if (lex_.accept("(")) {
-      if (region_depth_ >= kMaxRegionNesting)
-        lex_.fail_at(op_at, "regions nested more than " + std::to_string(kMaxRegionNesting) + " deep");
-      ++region_depth_;
-      do {
-        lex_.skip_space_and_comments();
-        inst.regions.push_back(region());
-        lex_.skip_space_and_comments();
-      } while (lex_.accept(","));
-      lex_.expect(")", "')' closing the regions");
-      --region_depth_;
-    }
-    auto& a = inst.attributes;
-    dictionary("'{' opening the attributes", "an attribute name", [&](const std::string& key, Location at) {
-      if (key == "window_dimensions") a.window_dimensions = i64_array();
-      else if (key == "window_strides") a.window_strides = i64_array();
-      else if (key == "base_dilations") a.base_dilations = i64_array();
-      else if (key == "window_dilations") a.window_dilations = i64_array();
-      else if (key == "padding") a.padding = dense_pairs();
-      else if (key == "replica_groups") a.replica_groups = dense_groups();
-      else lex_.fail_at(at, "unsupported attribute '" + key + "' for stablehlo." + op_name(inst.op));
-    });
-    inst.result_type = functional_type(inst);
-  }
-
-  // dense<[[0, 0], [1, 1]]> : tensor<2x2xi64>
-  std::vector<std::pair<std::int64_t, std::int64_t>> dense_pairs() {
-    const Location at = lex_.location();
-    auto rows = dense_groups();
-    std::vector<std::pair<std::int64_t, std::int64_t>> out;
-    for (const auto& r : rows) {
-      if (r.size() != 2) lex_.fail_at(at, "padding must be a list of [low, high] pairs");
-      out.emplace_back(r[0], r[1]);
-    }
-    return out;
-  }
-
-  // dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, checked against its type.
-  std::vector<std::vector<std::int64_t>> dense_groups() {
-    lex_.skip_space();
-    const Location at = lex_.location();
-    DenseLiteral d = dense();
-    lex_.expect(":", "':' and the attribute's type");
-    const TensorType t = type();
-    if (t.element != ElementType::I64 || t.shape.size() != 2)
-      lex_.fail_at(at, "expected a rank-2 tensor of i64, found " + to_string(t));
-    if (d.splat || d.list_shape.size() != 2 || d.list_shape[0] != t.shape[0] || d.list_shape[1] != t.shape[1])
-      lex_.fail_at(at, "the dense list does not have the shape of its type " + to_string(t));
-    std::vector<std::vector<std::int64_t>> rows(static_cast<std::size_t>(t.shape[0]));
-    if (t.shape[1] == 0) return rows;  // [[], []]: empty groups (dense() checked the element count)
-    for (std::size_t i = 0; i < d.elements.size(); ++i) {
-      const std::string& e = d.elements[i];
-      char* end = nullptr;
-      errno = 0;
-      const long long v = std::strtoll(e.c_str(), &end, 10);
-      if (*end != '\0' || errno == ERANGE) lex_.fail_at(at, "expected a 64-bit integer, found '" + e + "'");
-      rows[i / static_cast<std::size_t>(t.shape[1])].push_back(v);
-    }
-    return rows;
-  }
-
-  Region region() {
+  Region region() override {
     Region r;
     lex_.expect("{", "'{' opening a region");
     lex_.skip_space_and_comments();
@@ -612,11 +128,14 @@ class Parser {
     }
     lex_.expect(")", "')' or ','");
     lex_.expect(":", "':' after the block arguments");
+    bool generic_return = false;  // "stablehlo.return"(%a) : (tensor<f32>) -> ()
     for (;;) {
       lex_.skip_space_and_comments();
       if (lex_.accept("stablehlo.return")) break;
+      if ((generic_return = lex_.accept("\"stablehlo.return\""))) break;
       r.body.push_back(instruction());
     }
+    if (generic_return) lex_.expect("(", "'(' opening the returned values");
     do {
       lex_.skip_space();
       const Location at = lex_.location();
@@ -624,8 +143,16 @@ class Parser {
       if (!scopes_.back().count(name)) lex_.fail_at(at, "use of undefined value " + name);
       r.results.push_back(name);
     } while (lex_.accept(","));
+    if (generic_return) lex_.expect(")", "')' or ','");
     lex_.expect(":", "':' and the returned types");
+    if (generic_return) lex_.expect("(", "'(' opening the returned types");
     do r.result_types.push_back(type()); while (lex_.accept(","));
+    if (generic_return) {
+      lex_.expect(")", "')' or ','");
+      lex_.expect("->", "'-> ()' after the returned types");
+      lex_.expect("(", "'()'");
+      lex_.expect(")", "'()'");
+    }
     if (r.result_types.size() != r.results.size())
       lex_.fail_at(r.location, "the region returns " + std::to_string(r.results.size()) + " value(s) but " +
                                    std::to_string(r.result_types.size()) + " type(s)");
@@ -668,8 +195,7 @@ class Parser {
     }
     lex_.expect("{", "'{' opening the function body");
     for (;;) {
-      lex_.skip_space();
-      if (lex_.peek("//")) {
+      if (lex_.line_comment_next()) {
         f.body.push_back(Comment{lex_.rest_of_line()});
         continue;
       }
@@ -708,6 +234,7 @@ class Parser {
   Lexer lex_;
   std::vector<Scope> scopes_;
   int region_depth_ = 0;
+  AttributeAliases aliases_;
 };
 
 }  // namespace

@@ -109,7 +109,9 @@ std::string print_instruction(const Instruction& inst, int indent) {
       out << op << " dim = " << a.dimension << " : " << to_string(inst.result_type);
       break;
     case Op::Compare:
-      out << op << " " << a.comparison_direction << ", " << ops[0] << ", " << ops[1] << functional(inst);
+      out << op << " " << a.comparison_direction << ", " << ops[0] << ", " << ops[1];
+      if (!a.compare_type.empty()) out << ", " << a.compare_type;
+      out << functional(inst);
       break;
     case Op::Select:
       out << op << " " << names(ops) << " : " << to_string(inst.operand_types[0]) << ", " << to_string(inst.result_type);
@@ -167,7 +169,11 @@ std::string print_instruction(const Instruction& inst, int indent) {
           << pad << "  window = {stride = " << list(a.window_strides) << ", pad = " << pairs(a.padding)
           << ", lhs_dilate = " << list(a.lhs_dilation) << ", rhs_dilate = " << list(a.rhs_dilation) << "}\n"
           << pad << "  {batch_group_count = " << a.batch_group_count << " : i64, feature_group_count = " << a.feature_group_count
-          << " : i64}" << functional(inst);
+          << " : i64";
+      for (std::size_t i = 0; i < a.precision_config.size(); ++i)
+        out << (i ? ", " : ", precision_config = [") << "#stablehlo<precision " << a.precision_config[i] << ">"
+            << (i + 1 == a.precision_config.size() ? "]" : "");
+      out << "}" << functional(inst);
       break;
     }
     case Op::ReduceWindow:

@@ -91,6 +91,7 @@ struct Attributes {
   std::vector<std::int64_t> dimensions;        // broadcast_in_dim, transpose, reverse, reduce
   std::int64_t dimension = 0;                  // concatenate, iota
   std::string comparison_direction;            // compare: EQ NE LT LE GT GE
+  std::string compare_type;                    // compare: FLOAT TOTALORDER SIGNED UNSIGNED, "" when not written
   std::vector<std::int64_t> lhs_batching_dimensions, rhs_batching_dimensions;    // dot_general
   std::vector<std::int64_t> lhs_contracting_dimensions, rhs_contracting_dimensions;
   std::vector<std::string> precision_config;   // dot_general: [DEFAULT, DEFAULT] when printed

@@ -74,7 +74,7 @@ TEST_CASE("bad input: each error names file, line, column and what was expected"
   const std::string ty = "tensor<2x3xf32>";
   // unknown op
   CHECK(error_of(module_text(args, ty, "    %v0 = stablehlo.frobnicate %x : tensor<2x3xf32>\n", "%v0")) ==
-        "t.mlir:3:11: unknown op 'stablehlo.frobnicate'");
+        "t.mlir:3:11: unsupported op 'stablehlo.frobnicate'");
   // undefined value
   CHECK(error_of(module_text(args, ty, "    %v0 = stablehlo.add %x, %y : tensor<2x3xf32>\n", "%v0")) ==
         "t.mlir:3:29: use of undefined value %y (values must be defined before use)");
