@@ -42,6 +42,10 @@ std::size_t dense_storage_bytes(ElementType e) {
     case ElementType::I1: return 1;
     case ElementType::I64: return 8;
     case ElementType::F8E4M3FN: return 1;
+    case ElementType::F16: return 2;
+    case ElementType::I8: case ElementType::I16: case ElementType::I32:
+    case ElementType::UI8: case ElementType::UI16: case ElementType::UI32: case ElementType::UI64:
+      return static_cast<std::size_t>(bit_width(e) / 8);
   }
   return 0;
 }
@@ -52,7 +56,14 @@ std::string dense_element_from_bytes(ElementType e, const unsigned char* bytes) 
   switch (e) {
     case ElementType::I1: return bits ? "true" : "false";
     case ElementType::I64: return std::to_string(static_cast<std::int64_t>(bits));
+    case ElementType::I8: case ElementType::I16: case ElementType::I32: {
+      const int shift = 64 - bit_width(e);  // sign-extend the low bit_width bits
+      return std::to_string(static_cast<std::int64_t>(bits << shift) >> shift);
+    }
+    case ElementType::UI8: case ElementType::UI16: case ElementType::UI32: case ElementType::UI64:
+      return std::to_string(bits);
     case ElementType::F32: case ElementType::F64: case ElementType::BF16: case ElementType::F8E4M3FN:
+    case ElementType::F16:
       return hex_bits(bits, static_cast<int>(2 * n));  // the bit pattern, as MLIR prints non-finite values
   }
   return "";

@@ -19,8 +19,8 @@ std::string full_name(Op op) { return std::string("stablehlo.") + op_name(op); }
 /// SIGNED (signed integers) and UNSIGNED (unsigned integers and i1) here.
 bool compare_type_allowed(ElementType e, const std::string& type) {
   if (is_float(e)) return type == "FLOAT" || type == "TOTALORDER";
-  if (e == ElementType::I1) return type == "UNSIGNED";
-  return type == "SIGNED";  // i64
+  if (e == ElementType::I1 || is_unsigned_integer(e)) return type == "UNSIGNED";
+  return type == "SIGNED";  // signed integers
 }
 
 /// The attributes without which an op means nothing (by their generic names).
@@ -135,7 +135,7 @@ class PrettyReader {
 void PrettyReader::read() {
   Attributes& a = op_.inst.attributes;
   const Op op = op_.inst.op;
-  if (is_unary_elementwise(op) || op == Op::Convert) {
+  if (is_unary_elementwise(op) || op == Op::Convert || op == Op::BitcastConvert) {
     use();
     return types(TypeForm::SameType);
   }
@@ -182,6 +182,13 @@ void PrettyReader::read() {
       l_.expect(",");
       use();
       return types(TypeForm::Select);
+    case Op::Clamp:  // %min, %operand, %max : T, or the functional type
+      use();
+      l_.expect(",");
+      use();
+      l_.expect(",");
+      use();
+      return types(TypeForm::SameType);
     case Op::BroadcastInDim:
     case Op::Transpose:
     case Op::Reverse:

@@ -207,7 +207,18 @@ std::string print_instruction(const Instruction& inst, int indent) {
     }
     case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
     case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log:
+    case Op::BitcastConvert:
+      out << op << " " << ops[0] << functional(inst);
+      break;
+    case Op::Clamp:
+      out << op << " " << names(ops);
+      if (inst.operand_types[0] == inst.result_type && inst.operand_types[2] == inst.result_type) out << " : " << to_string(inst.result_type);
+      else out << functional(inst);
+      break;
     case Op::Sqrt: case Op::Rsqrt: case Op::Tanh: case Op::Logistic:
+    case Op::Not: case Op::Xor: case Op::Power: case Op::Remainder: case Op::Sign: case Op::Floor: case Op::Ceil:
+    case Op::RoundNearestEven: case Op::RoundNearestAfz: case Op::Sine: case Op::Cosine: case Op::LogPlusOne:
+    case Op::ExponentialMinusOne:
       out << "// unprintable op " << op;
   }
   out << "\n";

@@ -21,9 +21,19 @@ struct Location {
   bool operator==(const Location&) const { return true; }
 };
 
-enum class ElementType { F32, F64, BF16, I1, I64, F8E4M3FN };
-const char* to_string(ElementType t);  // "f32", "f64", "bf16", "i1", "i64", "f8E4M3FN"
+enum class ElementType { F32, F64, BF16, I1, I64, F8E4M3FN, I8, I16, I32, UI8, UI16, UI32, UI64, F16 };
+const char* to_string(ElementType t);  // "f32", "f64", "bf16", "i1", "i64", "f8E4M3FN", "ui8", "f16", ...
+/// The element type spelled `name` as MLIR writes it ("i32", "ui8", "f16"), if any.
+std::optional<ElementType> element_type_from_name(const std::string& name);
+/// "f32, f64, ..." for messages that list what a type reader accepts.
+const char* element_type_names();
 bool is_float(ElementType t);
+/// i8 ... i64 and ui8 ... ui64 (not i1, which is the boolean type).
+bool is_integer(ElementType t);
+bool is_signed_integer(ElementType t);
+bool is_unsigned_integer(ElementType t);
+/// Bits of one element: 1 for i1, 8 ... 64.
+int bit_width(ElementType t);
 
 struct TensorType {
   std::vector<std::int64_t> shape;  // empty: rank 0
@@ -43,7 +53,16 @@ enum class Op {
   Constant, Iota, BroadcastInDim, Reshape, Transpose, Reverse, Slice, Pad, Concatenate,
   // contractions and reductions
   DotGeneral, Convolution, Reduce, ReduceWindow, SelectAndScatter, AllReduce,
+  // issue 15: integer/boolean and rounding elementwise ops, transcendental ops, clamp, bitcast
+  Not, Xor, Power, Remainder, Sign, Floor, Ceil, RoundNearestEven, RoundNearestAfz, Sine, Cosine, LogPlusOne,
+  ExponentialMinusOne, Clamp, BitcastConvert,
 };
+/// The case labels of the ops after AllReduce, for switches that treat them all alike
+/// (-Werror=switch wants every enumerator named).
+#define SHLO_CASES_INTEGER_AND_MATH_OPS                                                                           \
+  case Op::Not: case Op::Xor: case Op::Power: case Op::Remainder: case Op::Sign: case Op::Floor: case Op::Ceil:   \
+  case Op::RoundNearestEven: case Op::RoundNearestAfz: case Op::Sine: case Op::Cosine: case Op::LogPlusOne:       \
+  case Op::ExponentialMinusOne: case Op::Clamp: case Op::BitcastConvert
 /// "add", "dot_general", ... (the name after "stablehlo.").
 const char* op_name(Op op);
 /// The op named `name` (without "stablehlo."), if any.

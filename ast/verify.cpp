@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "num/integer_literal.hpp"
+
 namespace shlo {
 
 std::int64_t dilated_size(std::int64_t size, std::int64_t dilation) { return size == 0 ? 0 : (size - 1) * dilation + 1; }
@@ -13,6 +15,50 @@ std::int64_t num_windows(std::int64_t padded_size, std::int64_t dilated_window, 
 }
 
 namespace {
+
+// Kinds of element types, as the spec's op signatures name them ("integer or boolean", ...).
+enum ElementKinds : unsigned {
+  kBool = 1,      // i1
+  kSigned = 2,    // i8 ... i64
+  kUnsigned = 4,  // ui8 ... ui64
+  kFloat = 8,
+  kInteger = kSigned | kUnsigned,
+  kAny = kBool | kInteger | kFloat,
+};
+
+unsigned kind_of(ElementType e) {
+  if (e == ElementType::I1) return kBool;
+  if (is_signed_integer(e)) return kSigned;
+  if (is_unsigned_integer(e)) return kUnsigned;
+  return kFloat;
+}
+
+std::string kinds_to_string(unsigned kinds) {
+  std::string s;
+  auto add = [&](unsigned k, const char* name) {
+    if ((kinds & k) == k) s += (s.empty() ? "" : " or ") + std::string(name);
+  };
+  if ((kinds & kInteger) == kInteger) add(kInteger, "integer");
+  else {
+    add(kSigned, "signed integer");
+    add(kUnsigned, "unsigned integer");
+  }
+  add(kBool, "boolean (i1)");
+  add(kFloat, "float");
+  return s;
+}
+
+// The element kinds each elementwise op takes (spec: the op's "Inputs" table; abs and sign take
+// signed integers only, as StablehloOps.td's operand types say).
+unsigned elementwise_kinds(Op op) {
+  switch (op) {
+    case Op::Add: case Op::Multiply: case Op::Maximum: case Op::Minimum: return kAny;
+    case Op::Subtract: case Op::Divide: case Op::Remainder: case Op::Power: case Op::Negate: return kInteger | kFloat;
+    case Op::And: case Op::Or: case Op::Xor: case Op::Not: return kBool | kInteger;
+    case Op::Abs: case Op::Sign: return kSigned | kFloat;
+    default: return kFloat;  // exponential, log, ..., floor, sine, ...
+  }
+}
 
 class Checker {
  public:
@@ -30,6 +76,10 @@ class Checker {
   void operand_count(std::size_t n) const {
     require(inst_.operands.size() == n, "expects " + std::to_string(n) + " operand(s), found " +
                                              std::to_string(inst_.operands.size()));
+  }
+  void operand_kinds(std::size_t i, unsigned kinds) const {
+    require((kind_of(operand(i).element) & kinds) != 0, "the element type of operand " + inst_.operands[i] + " must be " +
+                                                             kinds_to_string(kinds) + ", found " + to_string(operand(i)));
   }
   void float_operands() const {
     for (std::size_t i = 0; i < inst_.operand_types.size(); ++i)
@@ -87,6 +137,8 @@ class Checker {
 
  private:
   void window_op(const TensorType& input, std::vector<std::int64_t>& expected_shape);
+  void compare_type() const;
+  void contraction_result_element() const;
   void convolution();
   void dot_general();
 
@@ -99,7 +151,7 @@ void Checker::check() {
   const Op op = inst_.op;
   if (is_unary_elementwise(op)) {
     operand_count(1);
-    float_operands();
+    operand_kinds(0, elementwise_kinds(op));
     result_is(operand(0));
     return;
   }
@@ -107,10 +159,7 @@ void Checker::check() {
     operand_count(2);
     require(operand(0) == operand(1), "operands must have one type, found " + to_string(operand(0)) + " and " +
                                           to_string(operand(1)));
-    if (op == Op::And || op == Op::Or)
-      require(operand(0).element == ElementType::I1, "operands must be i1 tensors");
-    else
-      float_operands();
+    operand_kinds(0, elementwise_kinds(op));
     result_is(operand(0));
     return;
   }
@@ -126,15 +175,15 @@ void Checker::check() {
     }
     case Op::Iota:
       operand_count(0);
-      require(is_float(inst_.result_type.element), "the result must have a float element type, has " +
-                                                       to_string(inst_.result_type));
+      require(inst_.result_type.element != ElementType::I1, "the result must have an integer or float element type, has " +
+                                                                 to_string(inst_.result_type));
       require(a.dimension >= 0 && a.dimension < static_cast<std::int64_t>(inst_.result_type.shape.size()),
               "iota dimension " + std::to_string(a.dimension) + " is out of range");
       return;
     case Op::Compare:
       operand_count(2);
       require(operand(0) == operand(1), "operands must have one type");
-      float_operands();  // the interpreter compares numbers; i1 and i64 operands cannot run
+      compare_type();
       require(a.comparison_direction == "EQ" || a.comparison_direction == "NE" || a.comparison_direction == "LT" ||
                   a.comparison_direction == "LE" || a.comparison_direction == "GT" || a.comparison_direction == "GE",
               "unknown comparison direction '" + a.comparison_direction + "' (EQ NE LT LE GT GE)");
@@ -146,9 +195,25 @@ void Checker::check() {
       require(operand(0).shape.empty() || operand(0).shape == operand(1).shape,
               "the predicate must be rank 0 or have the operands' shape");
       require(operand(1) == operand(2), "on_true and on_false must have one type");
-      require(is_float(operand(1).element), "on_true and on_false must have a float element type, have " +
-                                                to_string(operand(1)));
       result_is(operand(1));
+      return;
+    case Op::Clamp:
+      operand_count(3);
+      for (std::size_t bound : {std::size_t{0}, std::size_t{2}}) {
+        require(operand(bound).element == operand(1).element, "min and max must have the operand's element type");
+        require(operand(bound).shape.empty() || operand(bound).shape == operand(1).shape,
+                "min and max must be rank 0 or have the operand's shape");
+      }
+      operand_kinds(1, kInteger | kFloat);
+      result_is(operand(1));
+      return;
+    case Op::BitcastConvert:
+      operand_count(1);
+      require(operand(0).shape == inst_.result_type.shape,
+              "the interpreter bitcasts between element types of one bit width (same shape)");
+      require(bit_width(operand(0).element) == bit_width(inst_.result_type.element) && bit_width(operand(0).element) >= 8,
+              "the element types " + std::string(to_string(operand(0).element)) + " and " + to_string(inst_.result_type.element) +
+                  " differ in bit width (or are i1), which the interpreter does not bitcast");
       return;
     case Op::Convert:
       operand_count(1);
@@ -250,7 +315,6 @@ void Checker::check() {
       return;
     case Op::Reduce: {
       operand_count(2);
-      float_operands();
       require(operand(1) == TensorType{{}, operand(0).element}, "init must be a rank-0 tensor of the input's element type");
       dims_in_range(a.dimensions, rank(0), "dimensions entry");
       TensorType expected{{}, operand(0).element};
@@ -262,7 +326,6 @@ void Checker::check() {
     }
     case Op::ReduceWindow: {
       operand_count(2);
-      float_operands();
       require(operand(1) == TensorType{{}, operand(0).element}, "init must be a rank-0 tensor of the input's element type");
       require(inst_.regions.size() == 1, "needs one region");
       scalar_binary_region(inst_.regions[0], operand(0).element, false, "the body");
@@ -273,7 +336,7 @@ void Checker::check() {
     }
     case Op::SelectAndScatter: {
       operand_count(3);
-      float_operands();
+      operand_kinds(0, kInteger | kFloat);
       require(operand(2) == TensorType{{}, operand(0).element}, "init must be a rank-0 tensor of the operand's element type");
       require(inst_.regions.size() == 2, "needs two regions (select, scatter)");
       scalar_binary_region(inst_.regions[0], operand(0).element, true, "the select");
@@ -300,7 +363,9 @@ void Checker::check() {
     }
     case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
     case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log:
-    case Op::Sqrt: case Op::Rsqrt: case Op::Tanh: case Op::Logistic:
+    case Op::Sqrt: case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Not: case Op::Xor: case Op::Power:
+    case Op::Remainder: case Op::Sign: case Op::Floor: case Op::Ceil: case Op::RoundNearestEven: case Op::RoundNearestAfz:
+    case Op::Sine: case Op::Cosine: case Op::LogPlusOne: case Op::ExponentialMinusOne:
       fail("no type rule");
   }
 }
@@ -315,14 +380,39 @@ void Checker::constant_literals() const {
               "an i1 constant must be true or false, found '" + text + "'");
       continue;
     }
+    if (is_integer(e)) {  // a decimal in range or a hex bit pattern of at most the type's width
+      try {
+        parse_integer_literal(text, bit_width(e), is_signed_integer(e));
+      } catch (const DomainError& error) {
+        fail(error.what());
+      }
+      continue;
+    }
     if (text.rfind("0x", 0) != 0 && text.rfind("0X", 0) != 0) continue;
-    require(is_float(e), "a hex literal needs a float element type, found '" + text + "' for " + to_string(inst_.result_type));
-    const std::size_t width = e == ElementType::F64 ? 16 : e == ElementType::BF16 ? 4 : e == ElementType::F8E4M3FN ? 2 : 8;
+    const std::size_t width = static_cast<std::size_t>(bit_width(e) / 4);
     const auto first = text.find_first_not_of('0', 2);
     const std::size_t digits = first == std::string::npos ? 0 : text.size() - first;
     require(digits <= width, "hex literal '" + text + "' has more than the " + std::to_string(width) + " digits of " +
                                  to_string(e));
   }
+}
+
+// compare C3: a written comparison type must fit the element type; WEAKORDER is not in the spec.
+void Checker::compare_type() const {
+  const std::string& type = inst_.attributes.compare_type;
+  if (type.empty()) return;
+  const ElementType e = operand(0).element;
+  const std::string expected = is_float(e) ? "FLOAT or TOTALORDER" : is_signed_integer(e) ? "SIGNED" : "UNSIGNED";
+  const bool ok = is_float(e) ? (type == "FLOAT" || type == "TOTALORDER") : type == expected;
+  require(ok, "comparison type " + type + " does not fit " + to_string(e) + " operands (expected " + expected + ")");
+}
+
+// dot_general and convolution: an integer contraction may accumulate into a wider integer type
+// (i8 x i8 -> i32), a float one into another float type (bf16 -> f32); never across kinds.
+void Checker::contraction_result_element() const {
+  const ElementType in = operand(0).element, out = inst_.result_type.element;
+  require(is_float(in) == is_float(out), "the result element type " + std::string(to_string(out)) + " must be of the operands' kind (" +
+                                             to_string(in) + ")");
 }
 
 // reduce_window / select_and_scatter: window sizes and the number of windows per dimension.
@@ -354,8 +444,9 @@ void Checker::window_op(const TensorType& input, std::vector<std::int64_t>& wind
 void Checker::dot_general() {
   const auto& a = inst_.attributes;
   operand_count(2);
-  float_operands();
+  operand_kinds(0, kInteger | kFloat);
   require(operand(0).element == operand(1).element, "operands must have one element type");
+  contraction_result_element();
   size_is(a.rhs_batching_dimensions, static_cast<std::int64_t>(a.lhs_batching_dimensions.size()), "rhs batching_dims");
   size_is(a.rhs_contracting_dimensions, static_cast<std::int64_t>(a.lhs_contracting_dimensions.size()), "rhs contracting_dims");
   std::vector<std::int64_t> lhs_all = a.lhs_batching_dimensions, rhs_all = a.rhs_batching_dimensions;
@@ -370,7 +461,7 @@ void Checker::dot_general() {
   }
   // The spec constrains only lhs and rhs to one element type (C13): a float result may differ
   // (bf16 operands accumulated into an f32 result, as the reduced-precision dense rows print).
-  TensorType expected{{}, is_float(inst_.result_type.element) ? inst_.result_type.element : operand(0).element};
+  TensorType expected{{}, inst_.result_type.element};
   for (auto d : a.lhs_batching_dimensions) expected.shape.push_back(operand(0).shape[static_cast<std::size_t>(d)]);
   for (std::int64_t d = 0; d < rank(0); ++d)
     if (std::find(lhs_all.begin(), lhs_all.end(), d) == lhs_all.end()) expected.shape.push_back(operand(0).shape[static_cast<std::size_t>(d)]);
@@ -383,7 +474,9 @@ void Checker::convolution() {
   const auto& a = inst_.attributes;
   const auto& c = a.conv;
   operand_count(2);
-  float_operands();
+  operand_kinds(0, kInteger | kFloat);
+  require(operand(0).element == operand(1).element, "lhs and rhs must have one element type");
+  contraction_result_element();
   const std::int64_t n = rank(0);
   require(rank(1) == n, "lhs and rhs must have one rank");
   require(n >= 2, "operands need rank 2 or more");
@@ -432,7 +525,7 @@ void Checker::convolution() {
                                         "the dilated kernel of spatial dimension " + std::to_string(s));
     shape[static_cast<std::size_t>(c.output_spatial[s])] = num_windows(padded, window, a.window_strides[s]);
   }
-  result_is(TensorType{shape, operand(0).element});
+  result_is(TensorType{shape, inst_.result_type.element});
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -97,6 +98,13 @@ void write_outputs(const D& d, const Module& m, const RunResult<D>& result, cons
         save_npy(stem + ".npy", {p->shape, p->data});
         continue;
       }
+      if (const auto* n = std::get_if<IntTensor>(&outs[i])) {  // integers: i64 .npy (ui64 above 2^63 wraps) and exact text
+        const bool is_signed = is_signed_integer(m.function.return_types[i].element);
+        save_npy(stem + ".npy", {n->shape, std::vector<std::int64_t>(n->data.begin(), n->data.end())});
+        std::ofstream txt(stem + ".txt");
+        for (auto x : n->data) txt << (is_signed ? std::to_string(static_cast<std::int64_t>(x)) : std::to_string(x)) << "\n";
+        continue;
+      }
       const auto& t = std::get<Tensor<typename D::Scalar>>(outs[i]);
       if constexpr (std::is_same_v<typename D::Scalar, float>) {
         save_npy(stem + ".npy", {t.shape, t.data});
@@ -129,6 +137,17 @@ void print_summary(const D& d, const Module& m, const RunResult<D>& result, cons
         for (auto b : p->data) ones += b;
         std::printf("%-8d %-8s %-18s %14s %14s  (%lld true)\n", r, name.c_str(), shape_to_string(p->shape).c_str(), "i1", "",
                     static_cast<long long>(ones));
+        continue;
+      }
+      if (const auto* n = std::get_if<IntTensor>(&outs[i])) {
+        const ElementType e = m.function.return_types[i].element;
+        auto value = [&](std::uint64_t x) { return is_signed_integer(e) ? std::to_string(static_cast<std::int64_t>(x)) : std::to_string(x); };
+        auto less = [&](std::uint64_t x, std::uint64_t y) {
+          return is_signed_integer(e) ? static_cast<std::int64_t>(x) < static_cast<std::int64_t>(y) : x < y;
+        };
+        const auto [lo, hi] = std::minmax_element(n->data.begin(), n->data.end(), less);
+        std::printf("%-8d %-8s %-18s %14s %14s  (%s)\n", r, name.c_str(), shape_to_string(n->shape).c_str(),
+                    n->data.empty() ? "" : value(*lo).c_str(), n->data.empty() ? "" : value(*hi).c_str(), to_string(e));
         continue;
       }
       const auto& t = std::get<Tensor<typename D::Scalar>>(outs[i]);

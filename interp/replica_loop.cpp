@@ -48,7 +48,7 @@ double instruction_flops(const Instruction& inst) {
     case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log:
     case Op::Sqrt: case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Compare: case Op::Select:
     case Op::Convert: case Op::Constant: case Op::Iota: case Op::BroadcastInDim: case Op::Reshape:
-    case Op::Transpose: case Op::Reverse: case Op::Slice: case Op::Pad: case Op::Concatenate:
+    case Op::Transpose: case Op::Reverse: case Op::Slice: case Op::Pad: case Op::Concatenate: SHLO_CASES_INTEGER_AND_MATH_OPS:
       return is_unary_elementwise(inst.op) || is_binary_elementwise(inst.op) || inst.op == Op::Compare ? n(inst.result_type) : 0;
   }
   return 0;  // not an enumerator

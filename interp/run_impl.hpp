@@ -6,10 +6,8 @@
 
 #include "ast/mlir_print.hpp"
 #include "interp/domain/rounding.hpp"
-#include "interp/ops/contraction.hpp"
-#include "interp/ops/elementwise.hpp"
-#include "interp/ops/movement.hpp"
-#include "interp/ops/reduction.hpp"
+#include "interp/ops/arithmetic.hpp"
+#include "interp/ops/integer.hpp"
 #include "interp/replica_loop.hpp"
 #include "interp/run.hpp"
 
@@ -32,96 +30,59 @@ std::size_t bytes_of(const Value<D>& v) {
 // the format's range is +-inf (bf16) or NaN (f8E4M3FN), the oracle's overflow policy.
 template <class D>
 Value<D> round_to_result_type(const D& d, ElementType element, Value<D>&& v) {
-  if (element != ElementType::BF16 && element != ElementType::F8E4M3FN) return std::move(v);
-  const LowPrecisionFormat f = element == ElementType::BF16 ? LowPrecisionFormat::BFloat16 : LowPrecisionFormat::F8E4M3FN;
+  if (element != ElementType::BF16 && element != ElementType::F8E4M3FN && element != ElementType::F16) return std::move(v);
+  const LowPrecisionFormat f = element == ElementType::BF16   ? LowPrecisionFormat::BFloat16
+                               : element == ElementType::F16 ? LowPrecisionFormat::Binary16
+                                                             : LowPrecisionFormat::F8E4M3FN;
   auto& t = std::get<Tensor<S<D>>>(v);
   for (auto& x : t.data) {
     try {
       x = round_value(d, x, f, RoundingModel::NearestEven);
     } catch (const RoundingOverflow& overflow) {
       const std::uint64_t inf = overflow.negative() ? 0xFF800000u : 0x7F800000u;
-      x = d.from_bits(f == LowPrecisionFormat::BFloat16 ? inf : 0x7FC00000u, FloatFormat::Binary32);
+      x = d.from_bits(f == LowPrecisionFormat::F8E4M3FN ? 0x7FC00000u : inf, FloatFormat::Binary32);
     }
   }
   return std::move(v);
 }
 
+// Which values an instruction's arithmetic is on: the element type of its data operand (the
+// branches of select, the operand of clamp), or of its result for constant and iota.
+inline ElementType arithmetic_element(const Instruction& inst) {
+  switch (inst.op) {
+    case Op::Constant: case Op::Iota: return inst.result_type.element;
+    case Op::Select: case Op::Clamp: return inst.operand_types.at(1).element;
+    default: return inst.operand_types.empty() ? inst.result_type.element : inst.operand_types[0].element;
+  }
+}
+
 // One instruction on one replica (everything but all_reduce), before its result type's rounding.
+// Float values compute in D; integer and i1 values in IntegerDomain / BoolDomain, the same in
+// every domain (the bound domain, an error analysis of float32, refuses them but for i1
+// and/or and the movement ops).
 template <class D>
 Value<D> execute_exactly(const D& d, const Instruction& inst, const std::vector<const Value<D>*>& args) {
-  using T = Tensor<S<D>>;
-  auto t = [&](std::size_t i) -> const T& { return std::get<T>(*args[i]); };
-  auto p = [&](std::size_t i) -> const PredTensor& { return std::get<PredTensor>(*args[i]); };
+  if (auto moved = ops::move_elements(inst, args)) return std::move(*moved);
   const auto& a = inst.attributes;
-  const bool pred_values = inst.result_type.element == ElementType::I1;
-  switch (inst.op) {
-    case Op::Add: return ops::add(d, t(0), t(1));
-    case Op::Subtract: return ops::subtract(d, t(0), t(1));
-    case Op::Multiply: return ops::multiply(d, t(0), t(1));
-    case Op::Divide: return ops::divide(d, t(0), t(1));
-    case Op::Maximum: return ops::maximum(d, t(0), t(1));
-    case Op::Minimum: return ops::minimum(d, t(0), t(1));
-    case Op::And: return ops::and_(p(0), p(1));
-    case Op::Or: return ops::or_(p(0), p(1));
-    case Op::Negate: return ops::negate(d, t(0));
-    case Op::Abs: return ops::abs(d, t(0));
-    case Op::Exponential: return ops::exponential(d, t(0));
-    case Op::Log: return ops::log(d, t(0));
-    case Op::Sqrt: return ops::sqrt(d, t(0));
-    case Op::Rsqrt: return ops::rsqrt(d, t(0));
-    case Op::Tanh: return ops::tanh(d, t(0));
-    case Op::Logistic: return ops::logistic(d, t(0));
-    case Op::Compare: return ops::compare(d, parse_compare_direction(a.comparison_direction), t(0), t(1));
-    case Op::Select: return ops::select(d, p(0), t(1), t(2));
-    case Op::Convert:
-      // #convert between float types keeps the value; a bf16 or f8E4M3FN result is then
-      // rounded into its format like every result of that type (execute, below).
-      if (is_float(inst.result_type.element) && is_float(inst.operand_types[0].element)) return *args[0];
-      throw OpError(std::string("convert to ") + to_string(inst.result_type.element) + " is not supported");
-    case Op::Constant:
-      if (pred_values) return ops::pred_constant(a.literal, inst.result_type);
-      return ops::constant(d, a.literal, inst.result_type);
-    case Op::Iota: return ops::iota(d, inst.result_type, a.dimension);
-    case Op::BroadcastInDim:
-      if (pred_values) return ops::broadcast_in_dim(p(0), inst.result_type.shape, a.dimensions);
-      return ops::broadcast_in_dim(t(0), inst.result_type.shape, a.dimensions);
-    case Op::Reshape:
-      if (pred_values) return ops::reshape(p(0), inst.result_type.shape);
-      return ops::reshape(t(0), inst.result_type.shape);
-    case Op::Transpose:
-      if (pred_values) return ops::transpose(p(0), a.dimensions);
-      return ops::transpose(t(0), a.dimensions);
-    case Op::Reverse:
-      if (pred_values) return ops::reverse(p(0), a.dimensions);
-      return ops::reverse(t(0), a.dimensions);
-    case Op::Slice:
-      if (pred_values) return ops::slice(p(0), a.start_indices, a.limit_indices, a.strides);
-      return ops::slice(t(0), a.start_indices, a.limit_indices, a.strides);
-    case Op::Pad:
-      if (pred_values) return ops::pad(p(0), p(1)[0], a.edge_padding_low, a.edge_padding_high, a.interior_padding);
-      return ops::pad(t(0), t(1)[0], a.edge_padding_low, a.edge_padding_high, a.interior_padding);
-    case Op::Concatenate: {
-      if (pred_values) {
-        std::vector<const PredTensor*> xs;
-        for (std::size_t i = 0; i < args.size(); ++i) xs.push_back(&p(i));
-        return ops::concatenate(xs, a.dimension);
-      }
-      std::vector<const T*> xs;
-      for (std::size_t i = 0; i < args.size(); ++i) xs.push_back(&t(i));
-      return ops::concatenate(xs, a.dimension);
-    }
-    case Op::DotGeneral: return ops::dot_general(d, t(0), t(1), dot_dimensions(a));
-    case Op::Convolution: return ops::convolution(d, t(0), t(1), convolution_attributes(a), inst.result_type.shape);
-    case Op::Reduce: return ops::reduce(d, t(0), t(1)[0], a.dimensions, *a.reduce_body);
-    case Op::ReduceWindow:
-      return ops::reduce_window(d, t(0), t(1)[0], window_attributes(a), region_binary_op(inst.regions[0], "reduce_window body"));
-    case Op::SelectAndScatter:
-      return ops::select_and_scatter(d, t(0), t(1), t(2)[0], window_attributes(a), region_compare(inst.regions[0]),
-                                     region_binary_op(inst.regions[1], "scatter"));
-    case Op::AllReduce:
-      break;
+  if (inst.op == Op::Convert) return ops::convert(d, inst, *args[0]);
+  if (inst.op == Op::BitcastConvert) return ops::bitcast_convert(d, inst, *args[0]);
+  const ElementType element = arithmetic_element(inst);
+  if (inst.op == Op::Constant) {
+    if (element == ElementType::I1) return ops::pred_constant(a.literal, inst.result_type);
+    if (is_integer(element)) return ops::int_constant(a.literal, inst.result_type);
+    return ops::constant(d, a.literal, inst.result_type);
   }
-  throw OpError(std::string("stablehlo.") + op_name(inst.op) + " is not executable here");
+  if (inst.op == Op::Compare && a.compare_type == "TOTALORDER")
+    throw OpError("stablehlo.compare with TOTALORDER is not supported yet (FLOAT, SIGNED and UNSIGNED are)");
+  if (is_float(element)) return ops::arithmetic<Value<D>>(d, inst, args);
+  constexpr bool bound_analysis = requires(const S<D>& x) { d.compare_bits(CompareDirection::EQ, x, x); };
+  if (bound_analysis && !(element == ElementType::I1 && (inst.op == Op::And || inst.op == Op::Or)))
+    throw OpError(std::string("stablehlo.") + op_name(inst.op) + " on " + to_string(element) + " values is not supported in the " +
+                  d.name() + " domain");
+  if (element == ElementType::I1) return ops::arithmetic<Value<D>>(BoolDomain{}, inst, args);
+  // dot_general and convolution accumulate in their result type, which may be wider.
+  const bool contraction = inst.op == Op::DotGeneral || inst.op == Op::Convolution;
+  return ops::arithmetic<Value<D>>(IntegerDomain(contraction ? inst.result_type.element : element), inst, args);
 }
 
 // One instruction on one replica (everything but all_reduce).
@@ -172,10 +133,11 @@ RunResult<D> run_observed(const Module& m, const D& d, std::vector<std::vector<V
       throw RunError(replica + ": expected " + std::to_string(f.arguments.size()) + " inputs, got " + std::to_string(in.size()));
     for (std::size_t a = 0; a < in.size(); ++a) {
       const Shape& shape = std::visit([](const auto& t) -> const Shape& { return t.shape; }, in[a]);
-      const bool pred = std::holds_alternative<PredTensor>(in[a]);
-      if (shape != f.arguments[a].type.shape || pred != (f.arguments[a].type.element == ElementType::I1))
-        throw RunError("input " + f.arguments[a].name + " of " + replica + " has shape " + shape_to_string(shape) + (pred ? " (i1)" : "") +
-                       ", expected " + to_string(f.arguments[a].type));
+      const bool pred = std::holds_alternative<PredTensor>(in[a]), integer = std::holds_alternative<IntTensor>(in[a]);
+      const ElementType expected = f.arguments[a].type.element;
+      if (shape != f.arguments[a].type.shape || pred != (expected == ElementType::I1) || integer != is_integer(expected))
+        throw RunError("input " + f.arguments[a].name + " of " + replica + " has shape " + shape_to_string(shape) +
+                       (pred ? " (i1)" : integer ? " (integer)" : "") + ", expected " + to_string(f.arguments[a].type));
       env[i].emplace(f.arguments[a].name, std::move(in[a]));
     }
   }

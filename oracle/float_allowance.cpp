@@ -22,6 +22,8 @@ Kind kind_of(Op op) {
     case Op::Compare: case Op::Select: case Op::Convert: case Op::Iota: case Op::BroadcastInDim:
     case Op::Reshape: case Op::Transpose: case Op::Reverse: case Op::Slice: case Op::Pad: case Op::Concatenate:
     case Op::SelectAndScatter: case Op::AllReduce: return Kind::Exact;
+    SHLO_CASES_INTEGER_AND_MATH_OPS:
+      throw std::runtime_error(std::string("stablehlo.") + op_name(op) + " has no float32 allowance");
   }
   throw std::logic_error("kind_of: not an op");
 }
@@ -42,6 +44,7 @@ double libm_ulps(Op op) {
     case Op::Constant: case Op::Iota: case Op::BroadcastInDim: case Op::Reshape: case Op::Transpose:
     case Op::Reverse: case Op::Slice: case Op::Pad: case Op::Concatenate: case Op::DotGeneral:
     case Op::Convolution: case Op::Reduce: case Op::ReduceWindow: case Op::SelectAndScatter: case Op::AllReduce:
+    SHLO_CASES_INTEGER_AND_MATH_OPS:
       return 1;
   }
   return 1;  // not an enumerator

@@ -82,7 +82,7 @@ T unary(Op op, T x) {
     case Op::And: case Op::Or: case Op::Compare: case Op::Select: case Op::Convert: case Op::Constant:
     case Op::Iota: case Op::BroadcastInDim: case Op::Reshape: case Op::Transpose: case Op::Reverse:
     case Op::Slice: case Op::Pad: case Op::Concatenate: case Op::DotGeneral: case Op::Convolution:
-    case Op::Reduce: case Op::ReduceWindow: case Op::SelectAndScatter: case Op::AllReduce:
+    case Op::Reduce: case Op::ReduceWindow: case Op::SelectAndScatter: case Op::AllReduce: SHLO_CASES_INTEGER_AND_MATH_OPS:
       break;
   }
   throw NaiveError(std::string("naive: no unary op ") + op_name(op));
@@ -103,7 +103,7 @@ T binary(Op op, T a, T b) {
     case Op::Tanh: case Op::Logistic: case Op::Compare: case Op::Select: case Op::Convert: case Op::Constant:
     case Op::Iota: case Op::BroadcastInDim: case Op::Reshape: case Op::Transpose: case Op::Reverse:
     case Op::Slice: case Op::Pad: case Op::Concatenate: case Op::DotGeneral: case Op::Convolution:
-    case Op::Reduce: case Op::ReduceWindow: case Op::SelectAndScatter: case Op::AllReduce:
+    case Op::Reduce: case Op::ReduceWindow: case Op::SelectAndScatter: case Op::AllReduce: SHLO_CASES_INTEGER_AND_MATH_OPS:
       break;
   }
   throw NaiveError(std::string("naive: no binary op ") + op_name(op));
@@ -263,7 +263,7 @@ class Evaluator {
       // The elementwise ops are done above; convert is not one of the documented orders' ops.
       case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
       case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log:
-      case Op::Sqrt: case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Convert:
+      case Op::Sqrt: case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Convert: SHLO_CASES_INTEGER_AND_MATH_OPS:
         break;
     }
     throw NaiveError(std::string("naive: no op ") + op_name(inst.op));

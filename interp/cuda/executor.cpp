@@ -162,7 +162,7 @@ UnaryOp unary_of(Op op) {
     case Op::And: case Op::Or: case Op::Compare: case Op::Select: case Op::Convert: case Op::Constant:
     case Op::Iota: case Op::BroadcastInDim: case Op::Reshape: case Op::Transpose: case Op::Reverse:
     case Op::Slice: case Op::Pad: case Op::Concatenate: case Op::DotGeneral: case Op::Convolution:
-    case Op::Reduce: case Op::ReduceWindow: case Op::SelectAndScatter: case Op::AllReduce: break;
+    case Op::Reduce: case Op::ReduceWindow: case Op::SelectAndScatter: case Op::AllReduce: SHLO_CASES_INTEGER_AND_MATH_OPS: break;
   }
   throw OpError(std::string("stablehlo.") + op_name(op) + " is not a unary elementwise op");
 }
@@ -179,7 +179,8 @@ BinaryOp binary_of(Op op) {
     case Op::Convert: case Op::Constant: case Op::Iota: case Op::BroadcastInDim: case Op::Reshape:
     case Op::Transpose: case Op::Reverse: case Op::Slice: case Op::Pad: case Op::Concatenate:
     case Op::DotGeneral: case Op::Convolution: case Op::Reduce: case Op::ReduceWindow:
-    case Op::SelectAndScatter: case Op::AllReduce: throw OpError(std::string("unsupported combiner stablehlo.") + op_name(op));
+    case Op::SelectAndScatter: case Op::AllReduce: SHLO_CASES_INTEGER_AND_MATH_OPS:
+      throw OpError(std::string("unsupported combiner stablehlo.") + op_name(op));
   }
   throw OpError("not an op");
 }
@@ -192,6 +193,17 @@ DValue Executor::execute(const Instruction& inst, const std::vector<const DValue
   const bool pred = inst.result_type.element == ElementType::I1;
   auto arg = [&](std::size_t i) -> const DValue& { return *args[i]; };
   check_rank(static_cast<int>(rshape.size()));
+  // The kernels hold floats and i1 (movement, and/or, predicates): no integer types yet, and
+  // no arithmetic on i1 values.
+  bool integer_values = is_integer(inst.result_type.element);
+  for (const auto& t : inst.operand_types) integer_values = integer_values || is_integer(t.element);
+  const std::size_t data_operand = inst.op == Op::Select ? 1 : 0;
+  const bool movement = inst.op == Op::BroadcastInDim || inst.op == Op::Reshape || inst.op == Op::Transpose || inst.op == Op::Reverse ||
+                        inst.op == Op::Slice || inst.op == Op::Pad || inst.op == Op::Concatenate || inst.op == Op::And || inst.op == Op::Or;
+  const bool i1_arithmetic = !movement && inst.operand_types.size() > data_operand && inst.operand_types[data_operand].element == ElementType::I1;
+  if (integer_values || i1_arithmetic)
+    throw OpError(std::string("stablehlo.") + op_name(inst.op) + " on " + (integer_values ? "integer" : "i1") +
+                  " values is not supported by the CUDA backend");
   switch (inst.op) {
     case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum: {
       DValue out = make(rshape, false);
@@ -458,6 +470,8 @@ DValue Executor::execute(const Instruction& inst, const std::vector<const DValue
       return out;
     }
     case Op::AllReduce: break;
+    SHLO_CASES_INTEGER_AND_MATH_OPS:
+      throw OpError(std::string("stablehlo.") + op_name(inst.op) + " is not supported by the CUDA backend");
   }
   throw OpError(std::string("stablehlo.") + op_name(inst.op) + " has no kernel");
 }

@@ -19,6 +19,19 @@
 
 namespace shlo {
 
+/// A float value truncated toward zero (convert to an integer type): the integer, or which
+/// special value it was. Domains that run the issue-15 ops provide `truncate(a)`.
+struct Truncated {
+  enum class Kind { Finite, PosInf, NegInf, NaN };
+  Kind kind = Kind::Finite;
+  Integer value;  // when Finite
+};
+
+// Beyond the concept, the domains that run the rounding, transcendental and integer-valued ops
+// (exact, interval, mpfr, f32, f64; not bound) provide: floor ceil round_even round_away sign
+// sin cos log1p expm1 (unary), pow rem (binary) and truncate. A kernel asks for them with a
+// requires-expression and refuses the op, naming it, in a domain without them.
+
 template <class D>
 concept Domain = std::copy_constructible<D> &&
     requires(const D d, const typename D::Scalar a, const typename D::Scalar b, typename D::Scalar acc, const Rational q,

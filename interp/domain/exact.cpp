@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "interp/domain/rounding.hpp"
+
 namespace shlo {
 
 namespace {
@@ -205,6 +207,96 @@ Tri ExactDomain::compare(CompareDirection d, const ExtRational& a, const ExtRati
     case CompareDirection::GE: return tri(c >= 0);
   }
   return Tri::Undecided;
+}
+
+// ---- the issue-15 ops ----
+
+namespace {
+
+// The exact n-th root (n > 0) of a non-negative rational, if it is rational.
+bool exact_root(const Rational& q, unsigned long n, Rational& out) {
+  Integer num, den;
+  if (!mpz_root(num.backend().data(), mpq_numref(q.backend().data()), n)) return false;
+  if (!mpz_root(den.backend().data(), mpq_denref(q.backend().data()), n)) return false;
+  out = Rational(num, den);
+  return true;
+}
+
+// q^n for an integer n (q != 0 when n < 0).
+Rational integer_power(const Rational& q, const Integer& n) {
+  if (abs(n) > Integer(1) << 20) throw DomainError("exact: pow: the exponent " + n.str() + " is too large to expand exactly");
+  const auto e = static_cast<unsigned long>(abs(n));
+  Integer num, den;
+  mpz_pow_ui(num.backend().data(), mpq_numref(q.backend().data()), e);
+  mpz_pow_ui(den.backend().data(), mpq_denref(q.backend().data()), e);
+  return n < 0 ? Rational(den, num) : Rational(num, den);
+}
+
+}  // namespace
+
+ExtRational ExactDomain::floor(const ExtRational& a) const { return a.finite() ? ExtRational(Rational(floor_integer(a.q))) : a; }
+ExtRational ExactDomain::ceil(const ExtRational& a) const { return a.finite() ? ExtRational(Rational(ceil_integer(a.q))) : a; }
+ExtRational ExactDomain::round_even(const ExtRational& a) const { return a.finite() ? ExtRational(Rational(round_half_even(a.q))) : a; }
+ExtRational ExactDomain::round_away(const ExtRational& a) const { return a.finite() ? ExtRational(Rational(round_half_away(a.q))) : a; }
+
+ExtRational ExactDomain::sin(const ExtRational& a) const {
+  if (!a.finite()) fail("sin(" + show(a) + ")", "the sine of an infinity is NaN");
+  if (a.sign() == 0) return Rational(0);
+  irrational("sin", a);
+}
+
+ExtRational ExactDomain::cos(const ExtRational& a) const {
+  if (!a.finite()) fail("cos(" + show(a) + ")", "the cosine of an infinity is NaN");
+  if (a.sign() == 0) return Rational(1);
+  irrational("cos", a);
+}
+
+ExtRational ExactDomain::log1p(const ExtRational& a) const {
+  if (a.kind == Kind::PosInf) return a;
+  if (a.kind == Kind::NegInf || a.q < -1) fail("log1p(" + show(a) + ")", "logarithm of a negative number");
+  if (a.q == -1) fail("log1p(-1)", "logarithm of zero (a pole)");
+  if (a.sign() == 0) return Rational(0);
+  irrational("log1p", a);
+}
+
+ExtRational ExactDomain::expm1(const ExtRational& a) const {
+  if (a.kind == Kind::NegInf) return Rational(-1);
+  if (a.kind == Kind::PosInf) return a;
+  if (a.sign() == 0) return Rational(0);
+  irrational("expm1", a);
+}
+
+// a^b: an integer exponent expands exactly (0^0 = 1, as IEEE pow); a rational exponent m/n
+// needs the n-th root of a non-negative base to be rational.
+ExtRational ExactDomain::pow(const ExtRational& a, const ExtRational& b) const {
+  const std::string expr = "pow(" + show(a) + ", " + show(b) + ")";
+  if (!a.finite() || !b.finite()) fail(expr, "infinite operands are not supported exactly");
+  if (b.q.sign() == 0) return Rational(1);
+  if (a.q.sign() == 0) {
+    if (b.q < 0) fail(expr, "zero to a negative power (a pole)");
+    return Rational(0);
+  }
+  if (denominator(b.q) == 1) return integer_power(a.q, numerator(b.q));
+  if (a.q < 0) fail(expr, "a negative base to a non-integer power is NaN");
+  const Integer n = denominator(b.q);
+  Rational root;
+  if (n > Integer(1) << 20 || !exact_root(a.q, static_cast<unsigned long>(n), root)) irrational("pow", a);
+  return integer_power(root, numerator(b.q));
+}
+
+// a - trunc(a / b) * b (fmod): the dividend's sign, |result| < |b|.
+ExtRational ExactDomain::rem(const ExtRational& a, const ExtRational& b) const {
+  const std::string expr = "rem(" + show(a) + ", " + show(b) + ")";
+  if (!a.finite()) fail(expr, "the remainder of an infinity is NaN");
+  if (b.sign() == 0) fail(expr, "the remainder by zero is NaN");
+  if (!b.finite()) return a;
+  return Rational(a.q - Rational(trunc_integer(a.q / b.q)) * b.q);
+}
+
+Truncated ExactDomain::truncate(const ExtRational& a) const {
+  if (a.kind == Kind::PosInf) return {Truncated::Kind::PosInf, {}};
+  if (a.kind == Kind::NegInf) return {Truncated::Kind::NegInf, {}};
+  return {Truncated::Kind::Finite, trunc_integer(a.q)};
 }
 
 }  // namespace shlo

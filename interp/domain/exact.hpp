@@ -67,6 +67,22 @@ class ExactDomain {
   Scalar select(bool p, const Scalar& a, const Scalar& b) const { return p ? a : b; }
   void mac(Scalar& acc, const Scalar& a, const Scalar& b) const;
 
+  // The issue-15 ops: exact where the result is rational (the roundings, sign, rem, pow with
+  // an integer exponent or a perfect-power base), else the located "irrational" error; sin,
+  // cos, log1p, expm1 only at 0. No NaN: inf - inf style cases are errors.
+  Scalar floor(const Scalar& a) const;
+  Scalar ceil(const Scalar& a) const;
+  Scalar round_even(const Scalar& a) const;
+  Scalar round_away(const Scalar& a) const;
+  Scalar sign(const Scalar& a) const { return Rational(a.sign()); }
+  Scalar sin(const Scalar& a) const;
+  Scalar cos(const Scalar& a) const;
+  Scalar log1p(const Scalar& a) const;
+  Scalar expm1(const Scalar& a) const;
+  Scalar pow(const Scalar& a, const Scalar& b) const;
+  Scalar rem(const Scalar& a, const Scalar& b) const;
+  Truncated truncate(const Scalar& a) const;
+
   /// -1, 0, +1 as for a <=> b on the extended line.
   static int cmp(const Scalar& a, const Scalar& b);
 };

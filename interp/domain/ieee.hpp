@@ -63,6 +63,26 @@ class IeeeDomain {
   Tri compare(CompareDirection d, Scalar a, Scalar b) const;
   Scalar select(bool p, Scalar a, Scalar b) const { return p ? a : b; }
   void mac(Scalar& acc, Scalar a, Scalar b) const { acc = acc + a * b; }  // -ffp-contract=off: two roundings
+
+  // The issue-15 ops: roundings exact in T (signed zeros kept: ceil(-0.5) = -0); sin cos
+  // log1p expm1 pow in double with the host libm, rounded once to T (as the reference
+  // interpreter); rem is fmod (exact, the dividend's sign).
+  Scalar floor(Scalar a) const { return std::floor(a); }
+  Scalar ceil(Scalar a) const { return std::ceil(a); }
+  Scalar round_even(Scalar a) const { return std::nearbyint(a); }  // the default mode: to nearest even
+  Scalar round_away(Scalar a) const { return std::round(a); }
+  Scalar sign(Scalar a) const { return std::isnan(a) || a == 0 ? a : std::copysign(Scalar(1), a); }
+  Scalar sin(Scalar a) const { return static_cast<T>(std::sin(static_cast<double>(a))); }
+  Scalar cos(Scalar a) const { return static_cast<T>(std::cos(static_cast<double>(a))); }
+  Scalar log1p(Scalar a) const { return static_cast<T>(std::log1p(static_cast<double>(a))); }
+  Scalar expm1(Scalar a) const { return static_cast<T>(std::expm1(static_cast<double>(a))); }
+  Scalar pow(Scalar a, Scalar b) const { return static_cast<T>(std::pow(static_cast<double>(a), static_cast<double>(b))); }
+  Scalar rem(Scalar a, Scalar b) const { return std::fmod(a, b); }
+  Truncated truncate(Scalar a) const {
+    if (std::isnan(a)) return {Truncated::Kind::NaN, {}};
+    if (std::isinf(a)) return {a > 0 ? Truncated::Kind::PosInf : Truncated::Kind::NegInf, {}};
+    return {Truncated::Kind::Finite, numerator(rational_from_double(std::trunc(a)))};
+  }
 };
 
 using F32Domain = IeeeDomain<float>;

@@ -1,5 +1,7 @@
 #include "interp/domain/interval.hpp"
 
+#include "interp/domain/rounding.hpp"
+
 #include <limits>
 
 namespace shlo {
@@ -263,6 +265,98 @@ double IntervalDomain::width(const BigInterval& a) {
   BigFloat w(53);
   mpfr_sub(w.get(), a.hi(), a.lo(), MPFR_RNDU);
   return mpfr_get_d(w.get(), MPFR_RNDU);
+}
+
+// ---- the issue-15 ops ----
+
+BigInterval IntervalDomain::floor(const BigInterval& a) const {
+  return map_monotone(a, [](const Rational& q) { return Rational(floor_integer(q)); });
+}
+BigInterval IntervalDomain::ceil(const BigInterval& a) const {
+  return map_monotone(a, [](const Rational& q) { return Rational(ceil_integer(q)); });
+}
+BigInterval IntervalDomain::round_even(const BigInterval& a) const {
+  return map_monotone(a, [](const Rational& q) { return Rational(round_half_even(q)); });
+}
+BigInterval IntervalDomain::round_away(const BigInterval& a) const {
+  return map_monotone(a, [](const Rational& q) { return Rational(round_half_away(q)); });
+}
+BigInterval IntervalDomain::sign(const BigInterval& a) const {
+  Scalar r = map_monotone(a, [](const Rational& q) { return Rational(q.sign()); });
+  // An infinite endpoint stays infinite under map_monotone; its sign is +-1.
+  BigFloat lo(precision_), hi(precision_);
+  mpfr_set(lo.get(), r.lo(), MPFR_RNDD);
+  mpfr_set(hi.get(), r.hi(), MPFR_RNDU);
+  if (mpfr_inf_p(lo.get())) mpfr_set_si(lo.get(), mpfr_sgn(lo.get()), MPFR_RNDD);
+  if (mpfr_inf_p(hi.get())) mpfr_set_si(hi.get(), mpfr_sgn(hi.get()), MPFR_RNDU);
+  return Scalar::from_endpoints(lo.get(), hi.get(), precision_);
+}
+
+#define SHLO_MPFI_UNARY(name, fn)                             \
+  BigInterval IntervalDomain::name(const BigInterval& a) const { \
+    Scalar r = make();                                          \
+    fn(r.get(), a.get());                                       \
+    check(r, #name, a);                                         \
+    return r;                                                   \
+  }
+SHLO_MPFI_UNARY(sin, mpfi_sin)
+SHLO_MPFI_UNARY(cos, mpfi_cos)
+SHLO_MPFI_UNARY(expm1, mpfi_expm1)
+#undef SHLO_MPFI_UNARY
+
+BigInterval IntervalDomain::log1p(const BigInterval& a) const {
+  if (mpfr_cmp_si(a.hi(), -1) <= 0) fail(*this, "log1p(" + to_string(a) + "): logarithm of a number <= 0");
+  if (mpfr_cmp_si(a.lo(), -1) <= 0)
+    fail(*this, "log1p(" + to_string(a) + "): the enclosure reaches -1 (undecided at this precision)");
+  Scalar r = make();
+  mpfi_log1p(r.get(), a.get());
+  return r;
+}
+
+BigInterval IntervalDomain::pow(const BigInterval& a, const BigInterval& b) const {
+  const bool integer_exponent = mpfr_equal_p(b.lo(), b.hi()) && mpfr_integer_p(b.lo());
+  if (integer_exponent) {
+    Integer n;
+    mpfr_get_z(n.backend().data(), b.lo(), MPFR_RNDZ);
+    if (n == 0) return from_rational(1);
+    const Integer magnitude = n < 0 ? Integer(-n) : n;
+    if (magnitude > Integer(1) << 20) fail(*this, "pow: the exponent " + n.str() + " is too large");
+    const auto e = static_cast<unsigned long>(magnitude);
+    auto power = [e](const Rational& q) {
+      Integer num, den;
+      mpz_pow_ui(num.backend().data(), mpq_numref(q.backend().data()), e);
+      mpz_pow_ui(den.backend().data(), mpq_denref(q.backend().data()), e);
+      return Rational(num, den);
+    };
+    // q^e is non-decreasing for odd e, and for even e on [0, inf): |a| first.
+    const Scalar base = (e % 2 == 1 || mpfr_sgn(a.lo()) >= 0) ? a : abs(a);
+    const Scalar p = map_monotone(base, power);
+    return n > 0 ? p : div(from_rational(1), p);
+  }
+  if (mpfr_sgn(a.lo()) <= 0)
+    fail(*this, "pow(" + to_string(a) + ", " + to_string(b) +
+                    "): a base reaching 0 or below with an exponent that is not one integer (undecided or NaN)");
+  return exp(mul(b, log(a)));
+}
+
+BigInterval IntervalDomain::rem(const BigInterval& a, const BigInterval& b) const {
+  const Truncated k = truncate(div(a, b));
+  if (k.kind != Truncated::Kind::Finite) fail(*this, "rem(" + to_string(a) + ", " + to_string(b) + "): infinite quotient");
+  return sub(a, mul(from_rational(Rational(k.value)), b));
+}
+
+Truncated IntervalDomain::truncate(const BigInterval& a) const {
+  if (mpfr_inf_p(a.lo()) && mpfr_inf_p(a.hi()) && mpfr_sgn(a.lo()) == mpfr_sgn(a.hi()))
+    return {mpfr_sgn(a.lo()) > 0 ? Truncated::Kind::PosInf : Truncated::Kind::NegInf, {}};
+  if (!mpfr_number_p(a.lo()) || !mpfr_number_p(a.hi()))
+    fail(*this, "truncation of " + to_string(a) + " is undecided (the enclosure is unbounded)");
+  Integer lo, hi;
+  mpfr_get_z(lo.backend().data(), a.lo(), MPFR_RNDZ);
+  mpfr_get_z(hi.backend().data(), a.hi(), MPFR_RNDZ);
+  if (lo != hi)
+    fail(*this, "truncation of " + to_string(a) + " to an integer is undecided (the enclosure spans " + lo.str() + " and " +
+                    hi.str() + "; try a higher precision)");
+  return {Truncated::Kind::Finite, lo};
 }
 
 }  // namespace shlo

@@ -58,6 +58,23 @@ class IntervalDomain {
   Tri compare(CompareDirection d, const Scalar& a, const Scalar& b) const;
   Scalar select(bool p, const Scalar& a, const Scalar& b) const { return p ? a : b; }
   void mac(Scalar& acc, const Scalar& a, const Scalar& b) const;
+  // The issue-15 ops. The roundings and sign are non-decreasing: the images of the endpoints
+  // (floor of [0.9, 1.1] is [0, 1]). sin cos log1p expm1: MPFI's enclosures. pow: an integer
+  // point exponent by exact endpoint powers, otherwise exp(b log a) for a base above 0. rem
+  // and truncate need the truncated quotient / value to be one integer over the enclosure,
+  // else an "undecided" error.
+  Scalar floor(const Scalar& a) const;
+  Scalar ceil(const Scalar& a) const;
+  Scalar round_even(const Scalar& a) const;
+  Scalar round_away(const Scalar& a) const;
+  Scalar sign(const Scalar& a) const;
+  Scalar sin(const Scalar& a) const;
+  Scalar cos(const Scalar& a) const;
+  Scalar log1p(const Scalar& a) const;
+  Scalar expm1(const Scalar& a) const;
+  Scalar pow(const Scalar& a, const Scalar& b) const;
+  Scalar rem(const Scalar& a, const Scalar& b) const;
+  Truncated truncate(const Scalar& a) const;
 
   /// Does `a` contain the rational q / the point x?
   static bool contains(const Scalar& a, const Rational& q);

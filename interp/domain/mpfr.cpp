@@ -61,6 +61,16 @@ SHLO_MPFR_UNARY(exp, mpfr_exp)
 SHLO_MPFR_UNARY(log, mpfr_log)
 SHLO_MPFR_UNARY(sqrt, mpfr_sqrt)
 SHLO_MPFR_UNARY(tanh, mpfr_tanh)
+SHLO_MPFR_UNARY(floor, mpfr_rint_floor)
+SHLO_MPFR_UNARY(ceil, mpfr_rint_ceil)
+SHLO_MPFR_UNARY(round_even, mpfr_rint_roundeven)
+SHLO_MPFR_UNARY(round_away, mpfr_rint_round)
+SHLO_MPFR_UNARY(sin, mpfr_sin)
+SHLO_MPFR_UNARY(cos, mpfr_cos)
+SHLO_MPFR_UNARY(log1p, mpfr_log1p)
+SHLO_MPFR_UNARY(expm1, mpfr_expm1)
+SHLO_MPFR_BINARY(pow, mpfr_pow)
+SHLO_MPFR_BINARY(rem, mpfr_fmod)
 #undef SHLO_MPFR_BINARY
 #undef SHLO_MPFR_UNARY
 
@@ -116,6 +126,22 @@ Tri MpfrDomain::compare(CompareDirection d, const BigFloat& a, const BigFloat& b
     case CompareDirection::GE: return tri(mpfr_greaterequal_p(a.get(), b.get()));
   }
   return Tri::Undecided;
+}
+
+// NaN and signed zeros pass through; anything else is +-1.
+BigFloat MpfrDomain::sign(const BigFloat& a) const {
+  if (mpfr_nan_p(a.get()) || mpfr_zero_p(a.get())) return a;
+  Scalar r = make();
+  mpfr_set_si(r.get(), mpfr_sgn(a.get()) < 0 ? -1 : 1, MPFR_RNDN);
+  return r;
+}
+
+Truncated MpfrDomain::truncate(const BigFloat& a) const {
+  if (mpfr_nan_p(a.get())) return {Truncated::Kind::NaN, {}};
+  if (mpfr_inf_p(a.get())) return {mpfr_sgn(a.get()) > 0 ? Truncated::Kind::PosInf : Truncated::Kind::NegInf, {}};
+  Truncated t;
+  mpfr_get_z(t.value.backend().data(), a.get(), MPFR_RNDZ);
+  return t;
 }
 
 }  // namespace shlo

@@ -60,6 +60,20 @@ class MpfrDomain {
   Tri compare(CompareDirection d, const Scalar& a, const Scalar& b) const;
   Scalar select(bool p, const Scalar& a, const Scalar& b) const { return p ? a : b; }
   void mac(Scalar& acc, const Scalar& a, const Scalar& b) const;
+  // The issue-15 ops, each correctly rounded to nearest (mpfr_rint_*, mpfr_sin, ...; rem is
+  // mpfr_fmod, the truncated quotient's remainder).
+  Scalar floor(const Scalar& a) const;
+  Scalar ceil(const Scalar& a) const;
+  Scalar round_even(const Scalar& a) const;
+  Scalar round_away(const Scalar& a) const;
+  Scalar sign(const Scalar& a) const;
+  Scalar sin(const Scalar& a) const;
+  Scalar cos(const Scalar& a) const;
+  Scalar log1p(const Scalar& a) const;
+  Scalar expm1(const Scalar& a) const;
+  Scalar pow(const Scalar& a, const Scalar& b) const;
+  Scalar rem(const Scalar& a, const Scalar& b) const;
+  Truncated truncate(const Scalar& a) const;
 
  private:
   Scalar make() const { return Scalar(precision_); }

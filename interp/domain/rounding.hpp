@@ -28,8 +28,10 @@
 
 namespace shlo {
 
-enum class LowPrecisionFormat { BFloat16, F8E4M3FN };
-const char* to_string(LowPrecisionFormat f);  // "bf16", "f8E4M3FN"
+/// Binary16 (IEEE half, f16): e = 5, f = 10, bias 15; least subnormal 2^-24, largest finite
+/// 65504; beyond it IEEE rounds to infinity (65520, the tie with 2^16, rounds up: inf).
+enum class LowPrecisionFormat { BFloat16, F8E4M3FN, Binary16 };
+const char* to_string(LowPrecisionFormat f);  // "bf16", "f8E4M3FN", "f16"
 
 /// Which rounding den applies where a reduced-precision constructor's text converts (Lean's
 /// `rnd` parameter, which the renders set to the identity). Selected per run (DenOptions).
@@ -60,8 +62,21 @@ Rational round_to_format(const Rational& q, LowPrecisionFormat f);
 /// The largest finite value of the format.
 Rational largest_finite(LowPrecisionFormat f);
 
+/// The value of a binary16 bit pattern (the low 16 bits); `special` is set for inf and NaN
+/// (the exponent field all ones), whose value is then 0.
+Rational binary16_from_bits(std::uint64_t bits, bool& special);
+
 /// The value of an f8E4M3FN bit pattern (the low 8 bits); `nan` is set for S.1111.111.
 Rational f8e4m3fn_from_bits(std::uint64_t bits, bool& nan);
+
+/// The integer roundings of a rational: floor, ceil, truncation toward zero, and to nearest
+/// with ties to even or away from zero (spec floor, ceil, round_nearest_even,
+/// round_nearest_afz; convert's and remainder's truncation).
+Integer floor_integer(const Rational& q);
+Integer ceil_integer(const Rational& q);
+Integer trunc_integer(const Rational& q);
+Integer round_half_even(const Rational& q);
+Integer round_half_away(const Rational& q);
 
 /// x rounded into format f under the model, in any domain (exact on rationals, IEEE values
 /// read exactly and rounded once, intervals by their endpoints).

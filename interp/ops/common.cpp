@@ -63,13 +63,16 @@ Op region_binary_op(const Region& r, const char* what) {
   const Instruction& inst = single_instruction(r, what);
   switch (inst.op) {
     case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
+    case Op::And: case Op::Or: case Op::Xor:
       return inst.op;
-    case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log:
+    case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log:
     case Op::Sqrt: case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Compare: case Op::Select:
     case Op::Convert: case Op::Constant: case Op::Iota: case Op::BroadcastInDim: case Op::Reshape:
     case Op::Transpose: case Op::Reverse: case Op::Slice: case Op::Pad: case Op::Concatenate:
     case Op::DotGeneral: case Op::Convolution: case Op::Reduce: case Op::ReduceWindow:
-    case Op::SelectAndScatter: case Op::AllReduce:
+    case Op::SelectAndScatter: case Op::AllReduce: case Op::Not: case Op::Power: case Op::Remainder: case Op::Sign:
+    case Op::Floor: case Op::Ceil: case Op::RoundNearestEven: case Op::RoundNearestAfz: case Op::Sine: case Op::Cosine:
+    case Op::LogPlusOne: case Op::ExponentialMinusOne: case Op::Clamp: case Op::BitcastConvert:
       break;
   }
   throw OpError(std::string("unsupported ") + what + " region op stablehlo." + op_name(inst.op));

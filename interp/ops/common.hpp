@@ -20,9 +20,14 @@ namespace shlo {
 using Pred = std::uint8_t;
 using PredTensor = Tensor<Pred>;
 
-/// A run-time value in domain D: a tensor of the domain's scalars, or of predicates.
+/// An integer element (i8 ... ui64): its bit pattern in 64 bits, sign-extended for signed
+/// types and zero-extended for unsigned ones (num/integer_literal.hpp). The element type is
+/// the instruction's; integer values are exact and the same in every domain.
+using IntTensor = Tensor<std::uint64_t>;
+
+/// A run-time value in domain D: a tensor of the domain's scalars, of predicates, or of integers.
 template <class D>
-using Value = std::variant<Tensor<typename D::Scalar>, PredTensor>;
+using Value = std::variant<Tensor<typename D::Scalar>, PredTensor, IntTensor>;
 
 /// A failure inside an op kernel, with the element index where it happened.
 class OpError : public std::runtime_error {
@@ -104,19 +109,26 @@ typename D::Scalar combine(const D& d, Op op, const typename D::Scalar& acc, con
       // A fold's sum may be evaluated in any order: domains that track that (bound) say so.
       if constexpr (requires { d.accumulate(acc, x); }) return d.accumulate(acc, x);
       else return d.add(acc, x);
-    case Op::Subtract: return d.sub(acc, x);
+    case Op::Subtract: if constexpr (requires { d.sub(acc, x); }) return d.sub(acc, x); else break;  // not on i1
     case Op::Multiply: return d.mul(acc, x);
-    case Op::Divide: return d.div(acc, x);
+    case Op::Divide: if constexpr (requires { d.div(acc, x); }) return d.div(acc, x); else break;
     case Op::Maximum: return d.max(acc, x);
     case Op::Minimum: return d.min(acc, x);
-    case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log:
+    // Integer and boolean folds (reduce with an and/or/xor body: JAX's all/any).
+    case Op::And: if constexpr (requires { d.bit_and(acc, x); }) return d.bit_and(acc, x); else break;
+    case Op::Or: if constexpr (requires { d.bit_or(acc, x); }) return d.bit_or(acc, x); else break;
+    case Op::Xor: if constexpr (requires { d.bit_xor(acc, x); }) return d.bit_xor(acc, x); else break;
+    case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log:
     case Op::Sqrt: case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Compare: case Op::Select:
     case Op::Convert: case Op::Constant: case Op::Iota: case Op::BroadcastInDim: case Op::Reshape:
     case Op::Transpose: case Op::Reverse: case Op::Slice: case Op::Pad: case Op::Concatenate:
     case Op::DotGeneral: case Op::Convolution: case Op::Reduce: case Op::ReduceWindow:
-    case Op::SelectAndScatter: case Op::AllReduce: throw OpError(std::string("unsupported combiner stablehlo.") + op_name(op));
+    case Op::SelectAndScatter: case Op::AllReduce: case Op::Not: case Op::Power: case Op::Remainder: case Op::Sign:
+    case Op::Floor: case Op::Ceil: case Op::RoundNearestEven: case Op::RoundNearestAfz: case Op::Sine: case Op::Cosine:
+    case Op::LogPlusOne: case Op::ExponentialMinusOne: case Op::Clamp: case Op::BitcastConvert:
+      break;
   }
-  throw OpError("not an op");
+  throw OpError(std::string("unsupported combiner stablehlo.") + op_name(op) + " on " + d.name() + " values");
 }
 
 /// Decides a comparison; an undecidable one (interval enclosures that overlap) is an error.

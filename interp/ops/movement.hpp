@@ -156,6 +156,16 @@ Tensor<E> concatenate(const std::vector<const Tensor<E>*>& inputs, std::int64_t 
   return Tensor<E>(shape, std::move(out));
 }
 
+/// The value of a binary16 (f16) bit pattern: by value, inf and NaN by their binary32 patterns.
+template <class D>
+typename D::Scalar from_binary16_bits(const D& d, std::uint64_t bits) {
+  bool special = false;
+  const Rational v = binary16_from_bits(bits, special);
+  if (!special) return d.from_rational(v);
+  const bool negative = (bits >> 15) & 1, nan = (bits & 0x3FF) != 0;
+  return d.from_bits(nan ? 0x7FC00000u : negative ? 0xFF800000u : 0x7F800000u, FloatFormat::Binary32);
+}
+
 // #constant: a splat or a full list; each element read by the domain exactly as written.
 template <class D>
 Tensor<typename D::Scalar> constant(const D& d, const DenseLiteral& literal, const TensorType& type) {
@@ -167,6 +177,7 @@ Tensor<typename D::Scalar> constant(const D& d, const DenseLiteral& literal, con
         const Rational v = f8e4m3fn_from_bits(bits, nan);
         return nan ? d.from_bits(0x7FC00000u, FloatFormat::Binary32) : d.from_rational(v);
       }
+      if (type.element == ElementType::F16) return from_binary16_bits(d, bits);
       if (type.element == ElementType::BF16) bits <<= 16;  // bf16 is the top half of a binary32
       return d.from_bits(bits, type.element == ElementType::F64 ? FloatFormat::Binary64 : FloatFormat::Binary32);
     }
