@@ -72,24 +72,20 @@ class Parser : public OpParseContext {
     std::int64_t elements = 1;  // checked here once, so that every later shape product is exact
     for (;;) {
       lex_.skip_space();
-      if (lex_.peek("f32") || lex_.peek("f64") || lex_.peek("bf16") || lex_.peek("f8E4M3FN") || lex_.peek("i1") || lex_.peek("i64")) break;
+      if (lex_.peek("f") || lex_.peek("bf") || lex_.peek("i") || lex_.peek("ui")) break;  // an element type ends the shape
       lex_.skip_space();
       const Location at = lex_.location();
-      const std::int64_t d = lex_.integer("a dimension or an element type (f32, f64, bf16, f8E4M3FN, i1, i64)");
+      const std::int64_t d = lex_.integer(std::string("a dimension or an element type (") + element_type_names() + ")");
       if (d < 0) lex_.fail_at(at, "negative dimension in tensor type");
       if (__builtin_mul_overflow(elements, d, &elements))
         lex_.fail_at(at, "the tensor type has more elements than a 64-bit count holds");
       t.shape.push_back(d);
       lex_.expect("x", "'x' between dimensions");
     }
+    const Location element_at = lex_.location();
     const std::string e = lex_.identifier("an element type");
-    if (e == "f32") t.element = ElementType::F32;
-    else if (e == "f64") t.element = ElementType::F64;
-    else if (e == "bf16") t.element = ElementType::BF16;
-    else if (e == "i1") t.element = ElementType::I1;
-    else if (e == "i64") t.element = ElementType::I64;
-    else if (e == "f8E4M3FN") t.element = ElementType::F8E4M3FN;
-    else lex_.fail_expected("an element type (f32, f64, bf16, f8E4M3FN, i1, i64)");
+    if (auto element = element_type_from_name(e)) t.element = *element;
+    else lex_.fail_at(element_at, "unsupported element type '" + e + "' (" + element_type_names() + ")");
     lex_.expect(">", "'>' closing the tensor type");
     return t;
   }
