@@ -58,7 +58,7 @@ TEST_CASE("maxPoolBack: a tied 2x2 window records max-pool-tie at its cotangent 
   CHECK(events.empty());
 }
 
-TEST_CASE("agree: maxPoolBack with a tied window is not comparable, not a FAIL; without a tie it is compared", "[agree][ctor-pool-tie]") {
+TEST_CASE("agree: maxPoolBack with a tied window is not comparable, not a FAIL, and without a tie it is compared", "[agree][ctor-pool-tie]") {
   const Strings tied = {"1", "9", "3", "4", "9", "2", "0", "8"};
   const auto with_tie = agree_on(*node("maxPoolBack", kOneWindowEach, {{"x", tied}}, {leaf("%d", {"10", "100"})}, {{"xName", "%x"}}));
   INFO(format_agreement(with_tie));
