@@ -178,6 +178,16 @@ printf 'func.func @f() {\n  %%a = stablehlo.nope\n}\n' >"$tmp/checks_bad.mlir"
 check "test: bad input exits 2" 2 "$shlo" test "$tmp/checks_bad.mlir"
 grep -q "checks_bad.mlir:2:" "$tmp/out" || { echo "FAIL test bad input not located"; cat "$tmp/out"; fails=$((fails + 1)); }
 check "test: a missing file exits 2" 2 "$shlo" test "$tmp/nowhere.mlir"
+cat >"$tmp/lapack.mlir" <<'MLIR'
+func.func @main() {
+  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  stablehlo.custom_call @lapack_sgetrf(%a, %a) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+  return
+}
+MLIR
+check "test: a custom call outside the check targets is refused, exit 2" 2 "$shlo" test "$tmp/lapack.mlir"
+grep -q "lapack.mlir:3:3: unsupported custom call target 'lapack_sgetrf'" "$tmp/out" ||
+  { echo "FAIL test custom call refusal"; cat "$tmp/out"; fails=$((fails + 1)); }
 cat >"$tmp/two.mlir" <<'MLIR'
 module @two attributes {mhlo.num_replicas = 1 : i32} {
   func.func public @first() -> (tensor<f32> {jax.result_info = ""}) {
