@@ -203,6 +203,34 @@ std::string Lexer::ssa_name(std::string_view what) {
   return std::string(text_.substr(start, pos_ - start));
 }
 
+std::string Lexer::balanced(std::string_view what) {
+  skip_space();
+  const Location at = location();
+  const std::size_t start = pos_;
+  std::string open;  // the closers still expected, innermost last
+  auto closer = [](char c) { return c == '{' ? '}' : c == '(' ? ')' : c == '[' ? ']' : c == '<' ? '>' : '\0'; };
+  if (!closer(current())) fail_expected(what);
+  do {
+    const char c = current();
+    if (at_end()) fail_at(at, std::string("unclosed ") + std::string(what));
+    if (c == '"') {  // a string: brackets inside do not count; \" does not close it
+      advance();
+      while (!at_end() && current() != '"') advance(current() == '\\' ? 2 : 1);
+      if (at_end()) fail_at(at, "unterminated string in " + std::string(what));
+    } else if (closer(c)) {
+      open.push_back(closer(c));
+    } else if (c == '>' && text_.substr(pos_ - 1, 1) == "-") {
+      // the '>' of a '->' inside a type is not a closer
+    } else if (c == open.back()) {
+      open.pop_back();
+    } else if (c == '}' || c == ')' || c == ']') {
+      fail_at(location(), std::string("unbalanced '") + c + "' in " + std::string(what));
+    }
+    advance();
+  } while (!open.empty());
+  return std::string(text_.substr(start, pos_ - start));
+}
+
 std::int64_t Lexer::integer(std::string_view what) {
   skip_space();
   const Location at = location();

@@ -64,6 +64,10 @@ class Lexer {
   /// Consumes a scalar literal as written: decimal or exponent form, hex bit pattern,
   /// inf/nan, true/false.
   std::string literal(std::string_view what = "a literal");
+  /// After skipping space: consumes a bracketed group that opens here (`{...}`, `(...)`,
+  /// `[...]`, `<...>`, with nested groups and "strings" inside) and returns its text verbatim:
+  /// for metadata kept raw (argument and result attribute dictionaries).
+  std::string balanced(std::string_view what);
   /// The rest of the current line (without the line break), consumed.
   std::string rest_of_line();
 

@@ -25,6 +25,8 @@ class OpParseContext {
   virtual Lexer& lexer() = 0;
   /// `tensor<...>`.
   virtual TensorType type() = 0;
+  /// An operand's name as defined in scope: `%x`, or `%r#1` for one result of a call.
+  virtual std::string operand(std::string_view what) = 0;
   /// The type of value `name`, used at `at` (fails if it is not defined).
   virtual TensorType value_type(const std::string& name, Location at) = 0;
   /// A region `{ ^bb0(...): ... stablehlo.return ... }` in its own scope.

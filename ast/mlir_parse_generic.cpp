@@ -22,7 +22,7 @@ void read_generic_op(OpParseContext& cx, AttributeReader& attrs, OpSyntax& op) {
     do {
       l.skip_space();
       const Location at = l.location();
-      const std::string name = l.ssa_name("an operand (%name)");
+      const std::string name = cx.operand("an operand (%name)");
       op.inst.operand_types.push_back(cx.value_type(name, at));
       op.inst.operands.push_back(name);
     } while (l.accept(","));

@@ -66,7 +66,7 @@ class PrettyReader {
   void use() {
     l_.skip_space();
     const Location at = l_.location();
-    const std::string name = l_.ssa_name("an operand (%name)");
+    const std::string name = cx_.operand("an operand (%name)");
     op_.inst.operand_types.push_back(cx_.value_type(name, at));
     op_.inst.operands.push_back(name);
   }

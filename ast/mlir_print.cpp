@@ -1,5 +1,6 @@
 #include "ast/mlir_print.hpp"
 
+#include <charconv>
 #include <sstream>
 
 namespace shlo {
@@ -225,21 +226,99 @@ std::string print_instruction(const Instruction& inst, int indent) {
   return out.str();
 }
 
-std::string print_module(const Module& m) {
-  const Function& f = m.function;
-  std::ostringstream out;
-  out << "module @" << m.name << " {\n  func.func @" << f.name << "(";
-  for (std::size_t i = 0; i < f.arguments.size(); ++i)
-    out << (i ? ", " : "") << f.arguments[i].name << ": " << to_string(f.arguments[i].type);
-  out << ") -> ";
-  if (f.parenthesized_results) out << "(" << types(f.result_types) << ")";
-  else out << types(f.result_types);
+namespace {
+
+// `%r`, `%r:2` (a pack, used as %r#0 %r#1) and lists of them: a call's results as written.
+std::string result_definitions(const std::vector<std::string>& results) {
+  std::string s;
+  for (std::size_t i = 0; i < results.size();) {
+    const auto hash = results[i].find('#');
+    std::size_t n = 1;
+    if (hash != std::string::npos)
+      while (i + n < results.size() && results[i + n].compare(0, hash + 1, results[i], 0, hash + 1) == 0) ++n;
+    s += (i ? ", " : "") + (hash == std::string::npos ? results[i] : results[i].substr(0, hash) + ":" + std::to_string(n));
+    i += n;
+  }
+  return s;
+}
+
+std::string print_call(const Call& c) {
+  std::string s = "    ";
+  if (!c.results.empty()) s += result_definitions(c.results) + " = ";
+  s += std::string(c.func_prefix ? "func.call" : "call") + " @" + c.callee + "(" + names(c.operands) + ") : (" + types(c.operand_types) +
+       ") -> ";
+  s += c.result_types.size() == 1 ? to_string(c.result_types[0]) : "(" + types(c.result_types) + ")";
+  return s + "\n";
+}
+
+// The shortest decimal that reads back as the same double.
+std::string shortest(double x) {
+  char buffer[64];
+  const auto r = std::to_chars(buffer, buffer + sizeof buffer, x);
+  std::string s(buffer, r.ptr);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string print_check(const Check& c) {
+  std::string s = "    " + check_name(c);
+  if (c.custom_call)
+    return s + "(" + names(c.operands) + ") {has_side_effect = true} : (" + types(c.operand_types) + ") -> ()\n";
+  s += " " + c.operands[0] + ", " + (c.expected ? "dense<" + print_dense(*c.expected) + ">" : c.operands[1]);
+  if (c.kind == CheckKind::AlmostEq) s += ", tolerance = " + shortest(c.tolerance);
+  if (c.kind == CheckKind::Close) {
+    s += ", max_ulp_difference = " + std::to_string(c.max_ulp);
+    if (c.min_ulp != 0) s += ", min_ulp_difference = " + std::to_string(c.min_ulp);
+    return s + " : " + to_string(c.operand_types[0]) + ", " + to_string(c.operand_types[1]) + "\n";
+  }
+  return s + " : " + to_string(c.operand_types[0]) + "\n";
+}
+
+// The Lean printer's function layout, with MLIR's visibility, attribute dictionaries and
+// result-less forms where a function has them.
+void print_function(const Function& f, std::ostringstream& out) {
+  out << "  func.func " << (f.visibility.empty() ? "" : f.visibility + " ") << "@" << f.name << "(";
+  for (std::size_t i = 0; i < f.arguments.size(); ++i) {
+    const auto& a = f.arguments[i];
+    out << (i ? ", " : "") << a.name << ": " << to_string(a.type) << (a.attributes.empty() ? "" : " " + a.attributes);
+  }
+  out << ")";
+  bool result_attributes = false;
+  for (const auto& a : f.result_attributes) result_attributes |= !a.empty();
+  if (f.parenthesized_results || result_attributes || f.result_types.size() != 1) {
+    if (!f.result_types.empty() || f.parenthesized_results) {
+      out << " -> (";
+      for (std::size_t i = 0; i < f.result_types.size(); ++i) {
+        const std::string attributes = i < f.result_attributes.size() ? f.result_attributes[i] : "";
+        out << (i ? ", " : "") << to_string(f.result_types[i]) << (attributes.empty() ? "" : " " + attributes);
+      }
+      out << ")";
+    }
+  } else {
+    out << " -> " << to_string(f.result_types[0]);
+  }
+  if (!f.attributes.empty()) out << " attributes " << f.attributes;
   out << " {\n";
   for (const auto& item : f.body) {
     if (const auto* c = std::get_if<Comment>(&item)) out << "    " << c->text << "\n";
+    else if (const auto* call = std::get_if<Call>(&item)) out << print_call(*call);
+    else if (const auto* check = std::get_if<Check>(&item)) out << print_check(*check);
     else out << print_instruction(std::get<Instruction>(item));
   }
-  out << "    return " << names(f.return_values) << " : " << types(f.return_types) << "\n  }\n}\n";
+  out << "    " << (f.func_return ? "func.return" : "return");
+  if (!f.return_values.empty()) out << " " << names(f.return_values) << " : " << types(f.return_types);
+  out << "\n  }\n";
+}
+
+}  // namespace
+
+std::string print_module(const Module& m) {
+  std::ostringstream out;
+  if (!m.implicit) {
+    out << "module" << (m.name.empty() ? "" : " @" + m.name) << (m.attributes.empty() ? "" : " attributes " + m.attributes) << " {\n";
+  }
+  for (const auto& f : m.functions) print_function(f, out);
+  if (!m.implicit) out << "}\n";
   return out.str();
 }
 

@@ -1,5 +1,5 @@
-// The op-level StableHLO program: a module with one function of SSA instructions, as the
-// Lean printer writes it (see SHLO_SEMANTICS.md section 2 and the StableHLO spec).
+// The op-level StableHLO program: a module of functions of SSA instructions, as the Lean
+// printer writes it (one function) or as MLIR and JAX print it (several, with calls and checks) (see SHLO_SEMANTICS.md section 2 and the StableHLO spec).
 //
 // Small plain structs, no behaviour: parsing (mlir_parse), verification (verify), printing
 // (mlir_print) and execution (interp/run) are separate visitors over them.
@@ -146,33 +146,91 @@ struct Comment {
   bool operator==(const Comment&) const = default;
 };
 
-using BodyItem = std::variant<Instruction, Comment>;
+/// `%r = call @f(%a, %b) : (T, T) -> R` (also `func.call`, `%r:2 = call ...`, `%a, %b = call ...`):
+/// runs function @f on the operands. A call has any number of results; each is named as its
+/// uses write it: "%r" for a single result, "%r#0", "%r#1" for a pack `%r:2`, or the names of a
+/// list `%a, %b`.
+struct Call {
+  std::vector<std::string> results;
+  std::string callee;                 // without '@'
+  std::vector<std::string> operands;
+  std::vector<TensorType> operand_types;
+  std::vector<TensorType> result_types;
+  bool func_prefix = false;           // written `func.call`
+  Location location;
+  bool operator==(const Call&) const = default;
+};
+
+/// The check dialect of StableHLO's interpreter tests (docs/mlir-forms.md section 13): an op
+/// with no results that compares a computed value with an expected one.
+enum class CheckKind {
+  Eq,        // every element equal (floats by IEEE equality)
+  AlmostEq,  // |got - want| <= tolerance per element, signs equal (absolute tolerance)
+  Close,     // min_ulp <= ULP distance <= max_ulp per element
+};
+struct Check {
+  CheckKind kind = CheckKind::Eq;
+  bool custom_call = false;           // written `stablehlo.custom_call @check.expect_...(...)`
+  std::vector<std::string> operands;  // got, then want (unless `expected` holds the literal)
+  std::vector<TensorType> operand_types;
+  std::optional<DenseLiteral> expected;  // the `_const` forms: want as a literal of operand_types[0]
+  double tolerance = 1e-4;            // AlmostEq (custom call: 1e-3)
+  std::int64_t min_ulp = 0, max_ulp = 1;  // Close (custom call: 0 and 3)
+  Location location;
+  bool operator==(const Check&) const = default;
+};
+/// "check.expect_eq_const", "stablehlo.custom_call @check.expect_close", ... as printed.
+std::string check_name(const Check& c);
+
+using BodyItem = std::variant<Instruction, Comment, Call, Check>;
 
 struct Argument {
   std::string name;
   TensorType type;
+  std::string attributes;  // `{mhlo.sharding = "..."}` kept raw ("" when none)
   Location location;
   bool operator==(const Argument&) const = default;
 };
 
 struct Function {
   std::string name;  // without '@'
+  std::string visibility;  // "public", "private" or "" (not written: public)
   std::vector<Argument> arguments;
   std::vector<TensorType> result_types;
-  bool parenthesized_results = false;  // "-> (T1, T2)" rather than "-> T"
+  std::vector<std::string> result_attributes;  // raw `{jax.result_info = ""}` per result ("" when none)
+  bool parenthesized_results = false;  // "-> (T1, T2)" rather than "-> T" (or no arrow for no results)
+  std::string attributes;  // `attributes {...}` after the results, kept raw ("" when none)
   std::vector<BodyItem> body;
   std::vector<std::string> return_values;
   std::vector<TensorType> return_types;
+  bool func_return = false;  // written `func.return`
   Location return_location;
+  Location location;
   bool operator==(const Function&) const = default;
 };
+bool is_public(const Function& f);
 
 struct Module {
-  std::string name;  // without '@'
-  Function function;
-  std::string file;  // where it was read from, for messages
-  bool operator==(const Module& o) const { return name == o.name && function == o.function; }
+  std::string name;        // without '@'; empty for `module {` and for bare functions
+  std::string attributes;  // `attributes {...}` kept raw ("" when none)
+  bool implicit = false;   // bare functions without a `module` line
+  std::vector<Function> functions;
+  std::size_t entry = 0;   // the function a run starts from (select_entry); not part of equality
+  std::string file;        // where it was read from, for messages
+  /// The entry function: the only function of the Lean printer's programs.
+  const Function& function() const { return functions.at(entry); }
+  Function& function() { return functions.at(entry); }
+  bool operator==(const Module& o) const {
+    return name == o.name && attributes == o.attributes && implicit == o.implicit && functions == o.functions;
+  }
 };
+
+/// The function named `name`, if any.
+const Function* find_function(const Module& m, const std::string& name);
+/// Makes `name` the entry function; with an empty name: `main`, else the only public
+/// function, else the only function. Throws std::invalid_argument naming the functions when
+/// there is no such function or the choice is ambiguous.
+void select_entry(Module& m, const std::string& name = "");
 
 /// The instructions of the function body, in order, without the comments.
 std::vector<const Instruction*> instructions(const Function& f);

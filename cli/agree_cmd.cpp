@@ -38,10 +38,10 @@ void agree_in(const D& d, const Module& m, const Module* run_instead, const Agre
     try {
       InputArrays in = args.seed >= 0 ? [&] {
         const auto [lo, hi] = parse_range(args.range);
-        return random_inputs(m.function, static_cast<std::uint64_t>(args.seed), args.replicas, lo, hi);
+        return random_inputs(m.function(), static_cast<std::uint64_t>(args.seed), args.replicas, lo, hi);
       }()
-                                      : read_inputs(m.function, args.inputs_dir, args.replicas);
-      inputs = npy_values(d, m.function, in);
+                                      : read_inputs(m.function(), args.inputs_dir, args.replicas);
+      inputs = npy_values(d, m.function(), in);
     } catch (const InputError& e) {
       bad_input(e.what());
     }
@@ -87,6 +87,7 @@ void add_agree_command(CLI::App& app) {
     Module m;
     try {
       m = parse_module_file(args->file);
+      require_single_function(m, "shlo agree");
     } catch (const ParseError& e) {
       bad_input(e.what());
     }
@@ -94,6 +95,7 @@ void add_agree_command(CLI::App& app) {
     if (!args->run_instead.empty()) {
       try {
         other = parse_module_file(args->run_instead);
+        require_single_function(other, "shlo agree");
       } catch (const ParseError& e) {
         bad_input(e.what());
       }

@@ -56,6 +56,7 @@ void run_check(const CheckArgs& args) {
   Module m;
   try {
     m = parse_module_file(args.file);
+    require_single_function(m, "shlo check");
   } catch (const ParseError& e) {
     bad_input(e.what());
   }
@@ -66,7 +67,7 @@ void run_check(const CheckArgs& args) {
   } catch (const std::invalid_argument& e) {
     bad_input(e.what());
   }
-  const Function& f = m.function;
+  const Function& f = m.function();
   // The bound analysis keeps one BoundScalar per element: refuse what cannot fit, before reading.
   if (const std::uint64_t available = available_memory(); available > 0) {
     try {

@@ -36,7 +36,9 @@ struct DpCheckArgs {
 
 Module parse(const std::string& file) {
   try {
-    return parse_module_file(file);
+    Module m = parse_module_file(file);
+    require_single_function(m, "shlo dp-check");
+    return m;
   } catch (const ParseError& e) {
     bad_input(e.what());
   }
@@ -57,7 +59,7 @@ std::vector<NpyArray> full_inputs(const Module& full, const DpCheckArgs& args) {
     bad_input("--range expects LO,HI (two numbers), got '" + args.range + "'");
   if (!(lo < hi)) bad_input("--range needs LO < HI");
   std::vector<NpyArray> out;
-  const auto& f = full.function;
+  const auto& f = full.function();
   for (std::size_t i = 0; i < f.arguments.size(); ++i) {
     const Argument& a = f.arguments[i];
     if (args.seed >= 0) {
@@ -74,12 +76,12 @@ std::vector<NpyArray> full_inputs(const Module& full, const DpCheckArgs& args) {
 
 std::vector<NpyArray> load_outputs(const Module& m, const std::string& dir, int replica, const std::string& what) {
   std::vector<NpyArray> out;
-  for (std::size_t i = 0; i < m.function.return_values.size(); ++i) {
+  for (std::size_t i = 0; i < m.function().return_values.size(); ++i) {
     const std::string path = replica_file(dir, replica, "result" + std::to_string(i) + ".npy");
-    NpyArray a = load(path, what + " output " + m.function.return_values[i]);
-    if (a.shape != m.function.return_types[i].shape)
-      bad_input(path + ": shape is " + shape_to_string(a.shape) + ", " + m.function.return_values[i] + " is " +
-                to_string(m.function.return_types[i]));
+    NpyArray a = load(path, what + " output " + m.function().return_values[i]);
+    if (a.shape != m.function().return_types[i].shape)
+      bad_input(path + ": shape is " + shape_to_string(a.shape) + ", " + m.function().return_values[i] + " is " +
+                to_string(m.function().return_types[i]));
     out.push_back(std::move(a));
   }
   return out;

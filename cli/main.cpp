@@ -12,6 +12,7 @@
 #include "cli/prop_cmds.hpp"
 #include "cli/parse_cmd.hpp"
 #include "cli/run_cmd.hpp"
+#include "cli/test_cmd.hpp"
 #include "interp/memory.hpp"
 
 int main(int argc, char** argv) {
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
   shlo::cli::add_check_command(app);
   shlo::cli::add_agree_command(app);
   shlo::cli::add_dp_check_command(app);
+  shlo::cli::add_test_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {

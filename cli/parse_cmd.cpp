@@ -20,7 +20,7 @@ void count_ops(const std::vector<Instruction>& body, std::map<std::string, int>&
 }
 
 void summary(const Module& m) {
-  const Function& f = m.function;
+  const Function& f = m.function();
   std::printf("%s: module @%s, func @%s\n", m.file.c_str(), m.name.c_str(), f.name.c_str());
   std::printf("  arguments (%zu):\n", f.arguments.size());
   for (const auto& a : f.arguments) std::printf("    %-12s %s\n", a.name.c_str(), to_string(a.type).c_str());
@@ -29,12 +29,16 @@ void summary(const Module& m) {
     std::printf("    %-12s %s\n", f.return_values[i].c_str(), to_string(f.return_types[i]).c_str());
   std::map<std::string, int> counts;
   std::vector<Instruction> top;
-  int comments = 0;
+  int comments = 0, calls = 0, checks = 0;
   for (const auto& item : f.body) {
     if (const auto* inst = std::get_if<Instruction>(&item)) top.push_back(*inst);
-    else ++comments;
+    else if (std::holds_alternative<Comment>(item)) ++comments;
+    else if (std::holds_alternative<Call>(item)) ++calls;
+    else ++checks;
   }
   count_ops(top, counts);
+  if (m.functions.size() > 1) std::printf("  (the entry function of %zu)\n", m.functions.size());
+  if (calls + checks > 0) std::printf("  calls: %d, checks: %d\n", calls, checks);
   std::printf("  instructions: %zu (+ %d comment lines); per op, regions included:\n", top.size(), comments);
   for (const auto& [name, n] : counts) std::printf("    %-20s %d\n", name.c_str(), n);
 }

@@ -31,7 +31,7 @@ namespace shlo::cli {
 namespace {
 
 struct RunArgs {
-  std::string file, domain = "f32", inputs_dir, out_dir, range = "0,1", max_memory;
+  std::string file, domain = "f32", inputs_dir, out_dir, range = "0,1", max_memory, function;
   int replicas = 1;
   int threads = 0;  // 0: every core
   std::int64_t seed = -1;
@@ -70,16 +70,20 @@ std::string replica_dir(const std::string& base, int r, int replicas) {
 // then saved under OUT), as domain values.
 template <class D>
 std::vector<std::vector<Value<D>>> load_inputs(const D& d, const Module& m, const RunArgs& args, int first = 0, int count = -1) {
+  if (m.function().arguments.empty()) {  // nothing to read or draw
+    const int replicas = count < 0 ? args.replicas - first : count;
+    return std::vector<std::vector<Value<D>>>(static_cast<std::size_t>(replicas));
+  }
   try {
     InputArrays in;
     if (args.seed >= 0) {
       const auto [lo, hi] = parse_range(args.range);
-      in = random_inputs(m.function, static_cast<std::uint64_t>(args.seed), args.replicas, lo, hi, first, count);
-      if (!args.out_dir.empty()) save_inputs(m.function, in, args.out_dir);
+      in = random_inputs(m.function(), static_cast<std::uint64_t>(args.seed), args.replicas, lo, hi, first, count);
+      if (!args.out_dir.empty()) save_inputs(m.function(), in, args.out_dir);
     } else {
-      in = read_inputs(m.function, args.inputs_dir, args.replicas, first, count, args.convert_inputs);
+      in = read_inputs(m.function(), args.inputs_dir, args.replicas, first, count, args.convert_inputs);
     }
-    return npy_values(d, m.function, in);
+    return npy_values(d, m.function(), in);
   } catch (const InputError& e) {
     usage_error(e.what());
   }
@@ -115,7 +119,7 @@ void write_outputs(const D& d, const Module& m, const RunResult<D>& result, cons
       }
       if constexpr (exact_text) {
         std::ofstream txt(stem + ".txt");
-        txt << "# " << m.function.return_values[i] << " : " << to_string(m.function.return_types[i]) << " in " << d.name()
+        txt << "# " << m.function().return_values[i] << " : " << to_string(m.function().return_types[i]) << " in " << d.name()
             << ", row-major, one element per line\n";
         for (const auto& x : t.data) txt << d.to_string(x) << "\n";
         if (!txt) usage_error(stem + ".txt: cannot write file");
@@ -131,7 +135,7 @@ void print_summary(const D& d, const Module& m, const RunResult<D>& result, cons
   for (int r = 0; r < args.replicas; ++r) {
     const auto& outs = result.outputs[static_cast<std::size_t>(r)];
     for (std::size_t i = 0; i < outs.size(); ++i) {
-      const std::string name = m.function.return_values[i];
+      const std::string name = m.function().return_values[i];
       if (const auto* p = std::get_if<PredTensor>(&outs[i])) {
         std::int64_t ones = 0;
         for (auto b : p->data) ones += b;
@@ -189,7 +193,7 @@ void print_timing(const RunResult<D>& result, double total) {
 template <class D>
 void report(const D& d, const Module& m, const RunResult<D>& result, const RunArgs& args, const std::string& arithmetic,
             double seconds) {
-  std::printf("%s: @%s in %s on %d replica(s): %.3f s\n", m.file.c_str(), m.function.name.c_str(), arithmetic.c_str(), args.replicas,
+  std::printf("%s: @%s in %s on %d replica(s): %.3f s\n", m.file.c_str(), m.function().name.c_str(), arithmetic.c_str(), args.replicas,
               seconds);
   print_summary(d, m, result, args);
   if (!args.out_dir.empty()) {
@@ -321,6 +325,8 @@ void add_run_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "run",
       "Run a program in one domain on R replicas.\n"
+      "The function run: --function NAME, else @main, else the only public function, else the only\n"
+      "function. A function without arguments needs no inputs.\n"
       "Inputs: DIR/<arg>.npy (the argument name without %), or DIR/r<k>/<arg>.npy per replica; or\n"
       "--random-inputs SEED: float32 values uniform in [LO,HI), different per replica, saved to\n"
       "OUT/inputs/ (OUT/r<k>/inputs/) so another run or a check can use them.\n"
@@ -336,6 +342,7 @@ void add_run_command(CLI::App& app) {
   auto* rnd = cmd->add_option("--random-inputs", args->seed, "draw inputs from this seed instead")->check(CLI::NonNegativeNumber);
   cmd->add_option("--range", args->range, "LO,HI for --random-inputs")->capture_default_str()->needs(rnd);
   in->excludes(rnd);
+  cmd->add_option("--function,-f", args->function, "the function to run (default: @main, else the only public one)");
   cmd->add_option("--out,-o", args->out_dir, "folder for the outputs (and drawn inputs)");
   cmd->add_flag("--timing", args->timing, "print count, time, flops and rate per op kind (shlo check --profile is the accuracy profile)");
   cmd->add_option("--threads", args->threads, "threads that large ops split their output elements over (default: every core; "
@@ -348,7 +355,6 @@ void add_run_command(CLI::App& app) {
                   "refuse (exit 2, before running) a program whose estimated peak of live tensors exceeds this "
                   "size (4G, 512M, bytes); default: the machine's available memory");
   cmd->callback([args]() {
-    if (args->inputs_dir.empty() && args->seed < 0) usage_error("give --inputs DIR or --random-inputs SEED");
     Module m;
     try {
       m = parse_module_file(args->file);
@@ -356,6 +362,13 @@ void add_run_command(CLI::App& app) {
       std::cerr << e.what() << "\n";
       throw CLI::RuntimeError(1);
     }
+    try {
+      select_entry(m, args->function);
+    } catch (const std::invalid_argument& e) {
+      usage_error(e.what());
+    }
+    if (args->inputs_dir.empty() && args->seed < 0 && !m.function().arguments.empty())
+      usage_error("@" + m.function().name + " takes arguments: give --inputs DIR or --random-inputs SEED");
     if (args->threads > 0) set_thread_count(args->threads);
 #ifndef SHLO_HAVE_MPI
     if (args->mpi) usage_error("--mpi: this shlo was built without MPI (install libopenmpi-dev and rebuild)");

@@ -107,7 +107,7 @@ void count_case(const std::string& property, const Instance& inst) {
   if (inst.data.is_object() && inst.data.contains("program")) {
     try {
       const Module m = parse_module(inst.data["program"].get<std::string>(), "case.mlir");
-      for (const Instruction* i : instructions(m.function)) {
+      for (const Instruction* i : instructions(m.function())) {
         keys.insert(op_key(op_name(i->op), kAnyUse));
         for (const auto& a : drawn_attributes(*i)) keys.insert(op_key(op_name(i->op), a));
       }

@@ -40,7 +40,7 @@ struct Program {
 
 Program program_of(const Instance& i) {
   Program p{parse_module(i.data.at("program").get<std::string>(), "program.mlir"), {}};
-  for (const auto& a : p.module.function.arguments) p.inputs.push_back(i.data.at("inputs").at(a.name).get<std::vector<float>>());
+  for (const auto& a : p.module.function().arguments) p.inputs.push_back(i.data.at("inputs").at(a.name).get<std::vector<float>>());
   return p;
 }
 
@@ -50,7 +50,7 @@ std::vector<Value<D>> run_on(const D& d, const Program& p) {
   for (std::size_t k = 0; k < p.inputs.size(); ++k) {
     std::vector<typename D::Scalar> v;
     for (float x : p.inputs[k]) v.push_back(d.from_double(x));
-    in[0].push_back(Tensor<typename D::Scalar>(p.module.function.arguments[k].type.shape, std::move(v)));
+    in[0].push_back(Tensor<typename D::Scalar>(p.module.function().arguments[k].type.shape, std::move(v)));
   }
   RunOptions o;
   return run_program(p.module, d, std::move(in), o).outputs[0];
@@ -100,7 +100,7 @@ cuda::Backend& kernels() {
 Verdict cuda_within_bound(const Instance& i, bool moved) {
   const Program p = program_of(i);
   std::vector<std::vector<Value<F32Domain>>> in(1);
-  for (std::size_t k = 0; k < p.inputs.size(); ++k) in[0].push_back(Tensor<float>(p.module.function.arguments[k].type.shape, p.inputs[k]));
+  for (std::size_t k = 0; k < p.inputs.size(); ++k) in[0].push_back(Tensor<float>(p.module.function().arguments[k].type.shape, p.inputs[k]));
   const auto run = cuda::run_on_backend(p.module, kernels(), in, 1);
   const auto& out = std::get<Tensor<float>>(run.outputs[0][0]).data;
   const BoundDomain cuda(float_profile("cuda"));

@@ -46,7 +46,7 @@ Module program_of(const Instance& i) { return parse_module(i.data.at("program").
 // forgot to write them (its literal, reduce body and replica groups stay: without them
 // nothing prints at all).
 Module with_attributes_dropped(Module m) {
-  for (auto it = m.function.body.rbegin(); it != m.function.body.rend(); ++it) {
+  for (auto it = m.function().body.rbegin(); it != m.function().body.rend(); ++it) {
     auto* inst = std::get_if<Instruction>(&*it);
     if (!inst) continue;
     Attributes kept;
@@ -62,7 +62,7 @@ Module with_attributes_dropped(Module m) {
 }
 
 std::string first_difference(const Module& want, const Module& got) {
-  const auto a = instructions(want.function), b = instructions(got.function);
+  const auto a = instructions(want.function()), b = instructions(got.function());
   for (std::size_t k = 0; k < std::min(a.size(), b.size()); ++k)
     if (!(*a[k] == *b[k])) return "instruction " + std::to_string(k) + ": " + print_instruction(*a[k], 0) + " came back as " + print_instruction(*b[k], 0);
   return a.size() != b.size() ? "the number of instructions" : "the signature or the return";
@@ -102,7 +102,7 @@ std::string run_against_naive(const Module& m, const json& inputs, NaiveSumOrder
   using D = IeeeDomain<T>;
   std::vector<std::vector<T>> args;
   std::vector<std::vector<Value<D>>> in(1);
-  for (const auto& a : m.function.arguments) {
+  for (const auto& a : m.function().arguments) {
     std::vector<T> v;
     for (const auto& s : inputs.at(a.name)) v.push_back(round_rational<T>(parse_literal(s.get<std::string>()).value));
     args.push_back(v);

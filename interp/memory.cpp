@@ -31,7 +31,7 @@ std::uint64_t value_bytes(const TensorType& t, std::uint64_t bytes_per_scalar) {
 }  // namespace
 
 MemoryEstimate estimate_peak_memory(const Module& m, std::uint64_t bytes_per_scalar, int replicas) {
-  const Function& f = m.function;
+  const Function& f = m.function();
   const auto insts = instructions(f);
   const auto R = static_cast<std::uint64_t>(replicas < 1 ? 1 : replicas);
   std::unordered_map<std::string, std::size_t> last_use;

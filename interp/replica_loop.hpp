@@ -81,17 +81,22 @@ struct LoopStats {
   std::size_t peak_live_bytes = 0;
 };
 
-/// Runs the body of `m` on env[i] (the arguments of local replica i, bound by name). With
+/// Calls nested deeper than this are an error (a function that calls itself, directly or not).
+inline constexpr int kMaxCallDepth = 64;
+
+/// Runs function `f` of `m` on env[i] (the arguments of local replica i, bound by name). With
 /// options.keep_values every value stays in env; otherwise only the arguments that are never
 /// used and the returned values remain. `after` (may be empty) sees env after each
-/// instruction, before the values that die there are freed. Throws RunError located at the
-/// instruction.
+/// instruction k (counting instructions only, not calls or checks), before the values that
+/// die there are freed. A call runs the callee on every replica, like any op; checks have no
+/// effect on values (shlo test judges them from the kept values). Throws RunError located at
+/// the instruction or call.
 template <class V, class Backend>
-LoopStats run_replica_loop(const Module& m, Backend& backend, ReplicaExchange<V>& exchange,
-                           std::vector<std::unordered_map<std::string, V>>& env, const RunOptions& options,
-                           const std::function<void(std::size_t, const std::vector<std::unordered_map<std::string, V>>&)>& after = {}) {
+LoopStats run_function_loop(const Module& m, const Function& f, Backend& backend, ReplicaExchange<V>& exchange,
+                            std::vector<std::unordered_map<std::string, V>>& env, const RunOptions& options,
+                            const std::function<void(std::size_t, const std::vector<std::unordered_map<std::string, V>>&)>& after,
+                            int depth) {
   using Clock = std::chrono::steady_clock;
-  const Function& f = m.function;
   const auto insts = instructions(f);
   const int R = exchange.replicas();
   LoopStats stats;
@@ -100,20 +105,79 @@ LoopStats run_replica_loop(const Module& m, Backend& backend, ReplicaExchange<V>
     for (const auto& [name, v] : e) live += backend.bytes(v);
   stats.peak_live_bytes = live;
 
-  // Last use of every value (by the text, or options.keep_until), so that it can be freed
-  // right after: dies_after[k] lists the values that instruction k is the last to need.
+  // Last use of every value, by body item (calls and checks read values too), or by
+  // options.keep_until (an instruction index), so that it can be freed right after:
+  // dies_after[j] lists the values that body item j is the last to need.
+  std::vector<std::size_t> item_of_instruction;
   std::unordered_map<std::string, std::size_t> last_use;
-  for (std::size_t k = 0; k < insts.size(); ++k)
-    for (const auto& name : insts[k]->operands) last_use[name] = k;
-  for (const auto& [name, k] : options.keep_until) last_use[name] = std::max(last_use[name], k);
+  for (std::size_t j = 0; j < f.body.size(); ++j) {
+    const std::vector<std::string>* operands = nullptr;
+    if (const auto* inst = std::get_if<Instruction>(&f.body[j])) {
+      item_of_instruction.push_back(j);
+      operands = &inst->operands;
+    } else if (const auto* call = std::get_if<Call>(&f.body[j])) {
+      operands = &call->operands;
+    } else if (const auto* check = std::get_if<Check>(&f.body[j])) {
+      operands = &check->operands;
+    }
+    if (operands)
+      for (const auto& name : *operands) last_use[name] = j;
+  }
+  for (const auto& [name, k] : options.keep_until)
+    if (k < item_of_instruction.size()) last_use[name] = std::max(last_use[name], item_of_instruction[k]);
   const std::set<std::string> returned(f.return_values.begin(), f.return_values.end());
-  std::vector<std::vector<std::string>> dies_after(insts.size());
+  std::vector<std::vector<std::string>> dies_after(f.body.size());
   if (!options.keep_values)
-    for (const auto& [name, k] : last_use)
-      if (k < insts.size() && !returned.count(name)) dies_after[k].push_back(name);
+    for (const auto& [name, j] : last_use)
+      if (j < f.body.size() && !returned.count(name)) dies_after[j].push_back(name);
+
+  auto free_dead = [&](std::size_t j) {
+    for (const auto& name : dies_after[j]) {
+      for (auto& e : env) {
+        auto it = e.find(name);
+        if (it == e.end()) continue;
+        live -= backend.bytes(it->second);
+        e.erase(it);
+      }
+    }
+  };
 
   const auto start = Clock::now();
-  for (std::size_t k = 0; k < insts.size(); ++k) {
+  std::size_t k = 0;  // the instruction index
+  for (std::size_t j = 0; j < f.body.size(); ++j) {
+    if (const auto* call = std::get_if<Call>(&f.body[j])) {
+      const Location at = call->location;
+      const std::string where = m.file + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": call @" + call->callee;
+      if (depth >= kMaxCallDepth) throw RunError(where + ": calls nested more than " + std::to_string(kMaxCallDepth) + " deep");
+      const Function* callee = find_function(m, call->callee);
+      if (!callee) throw RunError(where + ": no such function");
+      std::vector<std::unordered_map<std::string, V>> callee_env(env.size());
+      for (std::size_t i = 0; i < env.size(); ++i)
+        for (std::size_t a = 0; a < call->operands.size(); ++a) callee_env[i].emplace(callee->arguments.at(a).name, env[i].at(call->operands[a]));
+      RunOptions inner;
+      inner.replicas = options.replicas;
+      LoopStats callee_stats = run_function_loop<V>(m, *callee, backend, exchange, callee_env, inner, {}, depth + 1);
+      for (auto& [op, p] : callee_stats.profile) {
+        auto& mine = stats.profile[op];
+        mine.count += p.count;
+        mine.seconds += p.seconds;
+        mine.flops += p.flops;
+      }
+      stats.peak_live_bytes = std::max(stats.peak_live_bytes, live + callee_stats.peak_live_bytes);
+      for (std::size_t i = 0; i < env.size(); ++i)
+        for (std::size_t r = 0; r < call->results.size(); ++r) {
+          V v = callee_env[i].at(callee->return_values.at(r));
+          live += backend.bytes(v);
+          env[i].insert_or_assign(call->results[r], std::move(v));
+        }
+      stats.peak_live_bytes = std::max(stats.peak_live_bytes, live);
+      free_dead(j);
+      continue;
+    }
+    if (!std::holds_alternative<Instruction>(f.body[j])) {  // a comment, or a check (judged by shlo test)
+      free_dead(j);
+      continue;
+    }
     const Instruction& inst = *insts[k];
     if (options.progress) options.progress({k, insts.size(), &inst, std::chrono::duration<double>(Clock::now() - start).count()});
     const auto t0 = Clock::now();
@@ -130,7 +194,7 @@ LoopStats run_replica_loop(const Module& m, Backend& backend, ReplicaExchange<V>
         }
       } else {
         // A reshape of a value that dies here takes its storage instead of copying it.
-        const bool donate = inst.op == Op::Reshape && !options.keep_values && last_use[inst.operands[0]] == k &&
+        const bool donate = inst.op == Op::Reshape && !options.keep_values && last_use[inst.operands[0]] == j &&
                             !returned.count(inst.operands[0]);
         for (auto& e : env) {
           V v;
@@ -155,20 +219,22 @@ LoopStats run_replica_loop(const Module& m, Backend& backend, ReplicaExchange<V>
     }
     stats.peak_live_bytes = std::max(stats.peak_live_bytes, live);
     if (after) after(k, env);
-    for (const auto& name : dies_after[k]) {
-      for (auto& e : env) {
-        auto it = e.find(name);
-        if (it == e.end()) continue;
-        live -= backend.bytes(it->second);
-        e.erase(it);
-      }
-    }
+    free_dead(j);
     auto& prof = stats.profile[op_name(inst.op)];
     prof.count += 1;
     prof.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
     prof.flops += instruction_flops(inst) * static_cast<double>(env.size());
+    ++k;
   }
   return stats;
+}
+
+/// Runs the entry function of `m` (m.function()); see run_function_loop.
+template <class V, class Backend>
+LoopStats run_replica_loop(const Module& m, Backend& backend, ReplicaExchange<V>& exchange,
+                           std::vector<std::unordered_map<std::string, V>>& env, const RunOptions& options,
+                           const std::function<void(std::size_t, const std::vector<std::unordered_map<std::string, V>>&)>& after = {}) {
+  return run_function_loop<V>(m, m.function(), backend, exchange, env, options, after, 0);
 }
 
 }  // namespace shlo

@@ -119,7 +119,7 @@ namespace run_detail {
 template <class D>
 RunResult<D> run_observed(const Module& m, const D& d, std::vector<std::vector<Value<D>>> inputs, const RunOptions& options,
                           ReplicaExchange<Value<D>>& exchange, const AfterInstruction<D>& after) {
-  const Function& f = m.function;
+  const Function& f = m.function();
   const auto local = exchange.local_replicas();
   if (inputs.size() != local.size())
     throw RunError("expected inputs for " + std::to_string(local.size()) + " replica(s), got " + std::to_string(inputs.size()));

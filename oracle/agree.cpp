@@ -13,11 +13,11 @@ std::vector<std::vector<typename D::Scalar>> run_in(const D& d, const TextCase& 
   const Module m = parse_module(tc.text, "case.mlir");
   std::vector<std::vector<Value<D>>> inputs(static_cast<std::size_t>(tc.replicas));
   for (std::size_t r = 0; r < inputs.size(); ++r)
-    for (const auto& arg : m.function.arguments) {
+    for (const auto& arg : m.function().arguments) {
       const auto& q = tc.inputs[r].at(arg.name);
       std::vector<typename D::Scalar> v;
       for (std::size_t i = 0; i < q.size(); ++i)
-        v.push_back(d.from_rational(perturb && r == 0 && i == 0 && &arg == &m.function.arguments[0] ? Rational(q[i] + 1) : q[i]));
+        v.push_back(d.from_rational(perturb && r == 0 && i == 0 && &arg == &m.function().arguments[0] ? Rational(q[i] + 1) : q[i]));
       inputs[r].push_back(Tensor<typename D::Scalar>(arg.type.shape, std::move(v)));
     }
   RunOptions options;

@@ -27,7 +27,7 @@ std::string bare(const std::string& name) { return !name.empty() && name[0] == '
 // through an all_reduce whose one group holds every replica.
 std::set<std::string> replica_varying_values(const Module& dp, const std::set<std::string>& sharded, int replicas) {
   std::set<std::string> varying = sharded;
-  for (const Instruction* inst : instructions(dp.function)) {
+  for (const Instruction* inst : instructions(dp.function())) {
     if (inst->op == Op::AllReduce) {
       const auto& groups = inst->attributes.replica_groups;
       const bool whole = groups.size() == 1 && static_cast<int>(groups[0].size()) == replicas;
@@ -62,7 +62,7 @@ std::vector<std::vector<Value<D>>> domain_inputs(const D& d, const Module& m, co
   std::vector<std::vector<Value<D>>> out(per_replica.size());
   for (std::size_t r = 0; r < per_replica.size(); ++r)
     for (std::size_t i = 0; i < per_replica[r].size(); ++i)
-      out[r].push_back(npy_value(d, per_replica[r][i], "input " + m.function.arguments[i].name));
+      out[r].push_back(npy_value(d, per_replica[r][i], "input " + m.function().arguments[i].name));
   return out;
 }
 
@@ -167,7 +167,7 @@ DpOutputVerdict new_verdict(const Module& dp, const DpPlan::Output& o) {
   DpOutputVerdict v;
   v.index = o.index;
   v.name = o.dp_name == o.full_name ? o.dp_name : o.dp_name + "/" + o.full_name;
-  v.shape = dp.function.return_types[o.index].shape;
+  v.shape = dp.function().return_types[o.index].shape;
   v.elements = num_elements(v.shape);
   v.report_only = o.report_only;
   v.why = o.why;
@@ -263,7 +263,7 @@ DpPlan plan_dp_check(const Module& dp, const Module& full, int replicas, const s
   if (replicas < 1) throw DpCheckError("the replica count must be at least 1");
   DpPlan plan;
   plan.replicas = replicas;
-  const Function &df = dp.function, &ff = full.function;
+  const Function &df = dp.function(), &ff = full.function();
   std::map<std::string, std::size_t> dp_index;
   for (std::size_t i = 0; i < df.arguments.size(); ++i) dp_index[df.arguments[i].name] = i;
   std::set<std::string> sharded;
@@ -316,7 +316,7 @@ DpPlan plan_dp_check(const Module& dp, const Module& full, int replicas, const s
 
 std::vector<std::vector<NpyArray>> shard_inputs(const DpPlan& plan, const Module& dp, const std::vector<NpyArray>& full_inputs) {
   const int R = plan.replicas;
-  std::vector<std::vector<NpyArray>> out(static_cast<std::size_t>(R), std::vector<NpyArray>(dp.function.arguments.size()));
+  std::vector<std::vector<NpyArray>> out(static_cast<std::size_t>(R), std::vector<NpyArray>(dp.function().arguments.size()));
   for (std::size_t j = 0; j < plan.arguments.size(); ++j) {
     const auto& a = plan.arguments[j];
     const NpyArray& whole = full_inputs.at(j);
@@ -346,8 +346,8 @@ bool DpReport::pass() const {
 
 DpReport dp_check(const Module& dp, const Module& full, const DpPlan& plan, const AnyDomain& domain,
                   const std::vector<NpyArray>& full_inputs, const DpCheckOptions& options) {
-  if (full_inputs.size() != full.function.arguments.size())
-    throw DpCheckError("expected " + std::to_string(full.function.arguments.size()) + " inputs of " + full.file + ", got " +
+  if (full_inputs.size() != full.function().arguments.size())
+    throw DpCheckError("expected " + std::to_string(full.function().arguments.size()) + " inputs of " + full.file + ", got " +
                        std::to_string(full_inputs.size()));
   DpReport report;
   report.dp_file = dp.file;

@@ -88,7 +88,7 @@ FloatCheck check(const TextCase& tc, bool perturb) {
   FloatCheck out;
   const Module m = parse_module(tc.text, "program.mlir");
   std::vector<std::vector<Value<D>>> inputs(1);
-  for (const auto& arg : m.function.arguments) {
+  for (const auto& arg : m.function().arguments) {
     std::vector<T> v;
     for (const auto& q : tc.inputs[0].at(arg.name)) v.push_back(d.from_rational(q));
     inputs[0].push_back(Tensor<T>(arg.type.shape, std::move(v)));
@@ -97,14 +97,14 @@ FloatCheck check(const TextCase& tc, bool perturb) {
   options.keep_values = true;
   const auto run = run_program(m, d, std::move(inputs), options);
   const auto& env = run.values.at(0);
-  const auto insts = instructions(m.function);
+  const auto insts = instructions(m.function());
   for (std::size_t k = 0; k < insts.size(); ++k) {
     const Instruction& inst = *insts[k];
     if (inst.result_type.element == ElementType::I1) continue;
     // The exact operation on the float operands, enclosed; for sums also on |operands|.
     const Module one = parse_module(single_op_module(inst), "op.mlir");
     std::vector<std::vector<Value<IntervalDomain>>> exact_in(1), abs_in(1);
-    for (const auto& arg : one.function.arguments) {
+    for (const auto& arg : one.function().arguments) {
       const auto& t = std::get<Tensor<T>>(env.at(arg.name));
       std::vector<BigInterval> a, b;
       for (T x : t.data) {

@@ -69,7 +69,7 @@ struct Analysis {
 
 Analysis analyse(const Module& m, const BoundDomain& d, const std::vector<std::vector<NpyArray>>& inputs, int replicas,
                  const std::function<void(const std::string&)>& progress) {
-  const Function& f = m.function;
+  const Function& f = m.function();
   // A NaN input has no exact value: name it before the one .npy-to-domain path reads the inputs.
   for (int r = 0; r < replicas; ++r)
     for (std::size_t i = 0; i < f.arguments.size(); ++i) {
@@ -116,7 +116,7 @@ Analysis analyse(const Module& m, const BoundDomain& d, const std::vector<std::v
 std::vector<OutputCheck> judge_outputs(const Module& m, const BoundDomain& d, const Analysis& analysis,
                                        const std::vector<std::vector<NpyArray>>& outputs, int replicas, double whole_risk,
                                        std::vector<double>* all_ratios = nullptr, std::vector<double>* all_pratios = nullptr) {
-  const Function& f = m.function;
+  const Function& f = m.function();
   std::vector<OutputCheck> checks;
   for (int r = 0; r < replicas; ++r)
     for (std::size_t i = 0; i < f.return_values.size(); ++i) {
@@ -316,7 +316,7 @@ double sum_events(const Module& m, int replicas) {
   // element and window position) may use a statistical bound once; each output element is
   // judged once.
   double n = 0;
-  for (const Instruction* inst : instructions(m.function)) {
+  for (const Instruction* inst : instructions(m.function())) {
     double made = static_cast<double>(num_elements(inst->result_type.shape));
     const bool folds = inst->op == Op::Reduce || inst->op == Op::ReduceWindow || inst->op == Op::SelectAndScatter || inst->op == Op::AllReduce;
     if (folds || !inst->regions.empty()) {
@@ -326,7 +326,7 @@ double sum_events(const Module& m, int replicas) {
     }
     n += made;
   }
-  for (const auto& t : m.function.return_types) n += static_cast<double>(num_elements(t.shape));
+  for (const auto& t : m.function().return_types) n += static_cast<double>(num_elements(t.shape));
   return n * replicas;
 }
 
@@ -392,7 +392,7 @@ CheckReport check_float_outputs(const Module& m, const FloatProfile& profile, co
     if (consistent(report.outputs)) report.consistent_profiles.push_back(profile.name);
     return report;
   }
-  const auto insts = instructions(m.function);
+  const auto insts = instructions(m.function());
   const bool matmuls = std::any_of(insts.begin(), insts.end(), [](const Instruction* i) {
     return i->op == Op::DotGeneral || i->op == Op::Convolution;
   });

@@ -448,7 +448,7 @@ class Evaluator {
 
 template <class T>
 std::vector<T> naive_run(const Module& m, const std::vector<std::vector<T>>& inputs, NaiveSumOrder order) {
-  const Function& f = m.function;
+  const Function& f = m.function();
   if (inputs.size() != f.arguments.size()) throw NaiveError("naive: " + std::to_string(inputs.size()) + " inputs for " +
                                                             std::to_string(f.arguments.size()) + " arguments");
   std::map<std::string, Naive<T>> values;

@@ -468,11 +468,11 @@ ProgramAgreement agree_program(const Module& m, const D& d, std::vector<std::vec
     if (item.expr) collector.item(*item.expr, item.counter);
 
   const Module& text = run_instead ? *run_instead : m;
-  const auto insts = instructions(text.function);
+  const auto insts = instructions(text.function());
   std::map<std::string, int> line_of;
   std::unordered_map<std::string, std::size_t> defined_at;
   std::set<std::string> arguments;
-  for (const auto& a : text.function.arguments) arguments.insert(a.name);
+  for (const auto& a : text.function().arguments) arguments.insert(a.name);
   for (std::size_t k = 0; k < insts.size(); ++k) {
     line_of[insts[k]->result] = insts[k]->location.line;
     defined_at[insts[k]->result] = k;
@@ -524,7 +524,7 @@ ProgramAgreement agree_program(const Module& m, const D& d, std::vector<std::vec
   std::map<std::pair<int, std::string>, std::size_t> by_result;  // (replica, name) -> node
   for (std::size_t i = 0; i < out.nodes.size(); ++i) by_result[{out.nodes[i].replica, out.nodes[i].result}] = i;
 
-  const Function& f = m.function;
+  const Function& f = m.function();
   for (int r = 0; r < replicas; ++r)
     for (std::size_t i = 0; i < f.return_values.size(); ++i) {
       OutputAgreement o;

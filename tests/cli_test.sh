@@ -157,5 +157,58 @@ if [ -d "$artifacts" ]; then
 else
   echo "skip artifact checks: $artifacts is absent"
 fi
+# shlo test (the check dialect) and shlo run on functions without arguments
+cat >"$tmp/checks.mlir" <<'MLIR'
+func.func @sums() {
+  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %b = stablehlo.add %a, %a : tensor<2xf32>
+  check.expect_eq_const %b, dense<[2.0, 4.0]> : tensor<2xf32>
+  func.return
+}
+MLIR
+check "test: every check passes, exit 0" 0 "$shlo" test "$tmp/checks.mlir"
+grep -qx "PASS sums" "$tmp/out" || { echo "FAIL test PASS line"; cat "$tmp/out"; fails=$((fails + 1)); }
+sed 's/dense<\[2.0, 4.0\]>/dense<[2.0, 5.0]>/' "$tmp/checks.mlir" >"$tmp/checks_fail.mlir"
+check "test: a failed check exits 1" 1 "$shlo" test "$tmp/checks_fail.mlir"
+grep -qx "FAIL sums: check.expect_eq_const at line 4: index \[1\], got 4, expected 5" "$tmp/out" ||
+  { echo "FAIL test FAIL line"; cat "$tmp/out"; fails=$((fails + 1)); }
+check "test: in exact arithmetic the expected values are exact" 0 "$shlo" test -d exact "$tmp/checks.mlir"
+grep -qx "PASS sums (expected values are the exact results)" "$tmp/out" || { echo "FAIL test exact note"; cat "$tmp/out"; fails=$((fails + 1)); }
+printf 'func.func @f() {\n  %%a = stablehlo.nope\n}\n' >"$tmp/checks_bad.mlir"
+check "test: bad input exits 2" 2 "$shlo" test "$tmp/checks_bad.mlir"
+grep -q "checks_bad.mlir:2:" "$tmp/out" || { echo "FAIL test bad input not located"; cat "$tmp/out"; fails=$((fails + 1)); }
+check "test: a missing file exits 2" 2 "$shlo" test "$tmp/nowhere.mlir"
+cat >"$tmp/lapack.mlir" <<'MLIR'
+func.func @main() {
+  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  stablehlo.custom_call @lapack_sgetrf(%a, %a) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+  return
+}
+MLIR
+check "test: a custom call outside the check targets is refused, exit 2" 2 "$shlo" test "$tmp/lapack.mlir"
+grep -q "lapack.mlir:3:3: unsupported custom call target 'lapack_sgetrf'" "$tmp/out" ||
+  { echo "FAIL test custom call refusal"; cat "$tmp/out"; fails=$((fails + 1)); }
+cat >"$tmp/two.mlir" <<'MLIR'
+module @two attributes {mhlo.num_replicas = 1 : i32} {
+  func.func public @first() -> (tensor<f32> {jax.result_info = ""}) {
+    %c = stablehlo.constant dense<1.5> : tensor<f32>
+    %0 = call @double(%c) : (tensor<f32>) -> tensor<f32>
+    return %0 : tensor<f32>
+  }
+  func.func public @second() -> tensor<f32> {
+    %c = stablehlo.constant dense<2.5> : tensor<f32>
+    return %c : tensor<f32>
+  }
+  func.func private @double(%x: tensor<f32>) -> tensor<f32> {
+    %0 = stablehlo.add %x, %x : tensor<f32>
+    return %0 : tensor<f32>
+  }
+}
+MLIR
+check "run: two public functions and no main need --function" 2 "$shlo" run "$tmp/two.mlir"
+grep -q "choose one with --function NAME" "$tmp/err" || { echo "FAIL run ambiguous entry message"; cat "$tmp/err"; fails=$((fails + 1)); }
+check "run --function without arguments needs no inputs" 0 "$shlo" run "$tmp/two.mlir" --function first -d exact --out "$tmp/o_two"
+grep -qx "3" "$tmp/o_two/result0.txt" || grep -q "^3$" "$tmp/o_two/result0.txt" || { echo "FAIL run --function value"; cat "$tmp/o_two/result0.txt"; fails=$((fails + 1)); }
+check "run --function of a missing function exits 2" 2 "$shlo" run "$tmp/two.mlir" --function third
 [ "$fails" = 0 ] && echo "cli: all passed" || echo "cli: $fails failed"
 [ "$fails" = 0 ]

@@ -31,7 +31,7 @@ int main() {
     std::uniform_real_distribution<float> u(-3.0f, 3.0f);
     std::vector<std::vector<Value<F32Domain>>> in(1);
     std::vector<std::vector<Value<BoundDomain>>> bin(1);
-    for (const auto& a : m.function.arguments) {
+    for (const auto& a : m.function().arguments) {
       std::vector<float> v(static_cast<std::size_t>(num_elements(a.type.shape)));
       std::vector<BoundScalar> b;
       for (auto& x : v) {

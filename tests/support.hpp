@@ -79,7 +79,7 @@ std::vector<std::vector<std::vector<std::string>>> run_text(const D& d, const st
   std::vector<std::vector<Value<D>>> values(inputs.size());
   for (std::size_t r = 0; r < inputs.size(); ++r)
     for (std::size_t i = 0; i < inputs[r].size(); ++i) {
-      const TensorType& t = m.function.arguments.at(i).type;
+      const TensorType& t = m.function().arguments.at(i).type;
       if (t.element == ElementType::I1) {
         std::vector<Pred> v;
         for (const auto& s : inputs[r][i]) v.push_back(s == "true" ? 1 : 0);

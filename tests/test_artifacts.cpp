@@ -19,7 +19,7 @@ std::vector<std::vector<Value<D>>> random_inputs(const D& d, const Module& m, in
   std::uniform_real_distribution<float> u(lo, hi);
   std::vector<std::vector<Value<D>>> inputs(static_cast<std::size_t>(replicas));
   for (auto& replica : inputs)
-    for (const auto& arg : m.function.arguments) {
+    for (const auto& arg : m.function().arguments) {
       std::vector<typename D::Scalar> v;
       for (std::int64_t i = 0; i < num_elements(arg.type.shape); ++i) v.push_back(d.from_double(u(gen)));
       replica.push_back(Tensor<typename D::Scalar>(arg.type.shape, std::move(v)));
@@ -49,10 +49,10 @@ TEST_CASE("every program of the first ladder runs in f64 on random inputs", "[ar
     // [0, 0.05) the cifar8 logits reach ~1e5 and exp overflows even in f64).
     const auto result = run_random(F64Domain{}, m, replicas, 7, 0.0f, 0.01f);
     REQUIRE(result.outputs.size() == static_cast<std::size_t>(replicas));
-    REQUIRE(result.outputs[0].size() == m.function.return_values.size());
+    REQUIRE(result.outputs[0].size() == m.function().return_values.size());
     for (std::size_t i = 0; i < result.outputs[0].size(); ++i) {
       const auto& t = std::get<Tensor<double>>(result.outputs[0][i]);
-      CHECK(t.shape == m.function.return_types[i].shape);
+      CHECK(t.shape == m.function().return_types[i].shape);
       bool finite = true;
       for (double x : t.data) finite = finite && std::isfinite(x);
       CHECK(finite);
@@ -68,7 +68,7 @@ TEST_CASE("every program of the first ladder runs in f64 on random inputs", "[ar
 TEST_CASE("the data-parallel artifact's all_reduce blocks denote the replica mean, exactly", "[artifacts][replicas]") {
   SHLO_REQUIRE_ARTIFACTS(dir);
   const Module m = parse_module_file(dir + "/cifar8_adamdp_train_step.mlir");
-  const auto insts = instructions(m.function);
+  const auto insts = instructions(m.function());
   std::mt19937 gen(11);
   std::uniform_int_distribution<int> num(-1000, 1000), den(1, 97);
   int blocks = 0;
@@ -83,8 +83,17 @@ TEST_CASE("the data-parallel artifact's all_reduce blocks denote the replica mea
     Instruction all_reduce = *insts[k];
     const TensorType type = all_reduce.operand_types[0];
     all_reduce.operands[0] = "%g";
-    Module block{"m", Function{"block", {Argument{"%g", type, {}}}, {type}, false,
-                               {all_reduce, divisor, divide}, {divide.result}, {type}, {}}, "block.mlir"};
+    Function f;
+    f.name = "block";
+    f.arguments = {Argument{"%g", type, "", {}}};
+    f.result_types = {type};
+    f.body = {all_reduce, divisor, divide};
+    f.return_values = {divide.result};
+    f.return_types = {type};
+    Module block;
+    block.name = "m";
+    block.functions = {f};
+    block.file = "block.mlir";
     const std::string text = print_module(block);
     std::vector<std::vector<std::vector<std::string>>> inputs(2, {{}});
     const std::int64_t n = num_elements(type.shape);

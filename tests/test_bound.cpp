@@ -26,11 +26,11 @@ std::vector<typename D::Scalar> run1(const D& d, const std::string& text, const 
   const Module m = parse_module(text, "t.mlir");
   std::vector<std::vector<Value<D>>> in(static_cast<std::size_t>(replicas));
   for (int r = 0; r < replicas; ++r)
-    for (std::size_t i = 0; i < m.function.arguments.size(); ++i) {
+    for (std::size_t i = 0; i < m.function().arguments.size(); ++i) {
       std::vector<typename D::Scalar> v;
       const auto& src = args[replicas == 1 ? i : static_cast<std::size_t>(r)];
       for (float x : src) v.push_back(d.from_double(x));
-      in[static_cast<std::size_t>(r)].push_back(Tensor<typename D::Scalar>(m.function.arguments[i].type.shape, v));
+      in[static_cast<std::size_t>(r)].push_back(Tensor<typename D::Scalar>(m.function().arguments[i].type.shape, v));
     }
   RunOptions o;
   o.replicas = replicas;
@@ -255,7 +255,7 @@ TEST_CASE("bound: an artifact's f32 outputs in four summation orders lie within 
     std::mt19937_64 gen(3);
     std::uniform_real_distribution<float> u(0.0f, 0.1f);
     std::vector<std::vector<float>> args;
-    for (const auto& a : m.function.arguments) {
+    for (const auto& a : m.function().arguments) {
       std::vector<float> v(static_cast<std::size_t>(num_elements(a.type.shape)));
       for (auto& x : v) x = u(gen);
       args.push_back(v);
@@ -265,7 +265,7 @@ TEST_CASE("bound: an artifact's f32 outputs in four summation orders lie within 
       for (std::size_t i = 0; i < args.size(); ++i) {
         std::vector<typename std::decay_t<decltype(d)>::Scalar> v;
         for (float x : args[i]) v.push_back(d.from_double(x));
-        in[0].push_back(Tensor<typename std::decay_t<decltype(d)>::Scalar>(m.function.arguments[i].type.shape, v));
+        in[0].push_back(Tensor<typename std::decay_t<decltype(d)>::Scalar>(m.function().arguments[i].type.shape, v));
       }
       RunOptions o;
       return run_program(m, d, std::move(in), o).outputs[0];

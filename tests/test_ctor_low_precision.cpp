@@ -124,7 +124,7 @@ TEST_CASE("f8E4M3FN tensors: parse and print round trip, convert of hand values,
                                        "%r");
   const Module m = parse_module(text, "t.mlir");
   CHECK(print_module(m) == text);
-  CHECK(std::get<Instruction>(m.function.body.at(0)).result_type.element == ElementType::F8E4M3FN);
+  CHECK(std::get<Instruction>(m.function().body.at(0)).result_type.element == ElementType::F8E4M3FN);
   // 1 + 2^-4 ties to 1; 1 + 3*2^-4 to 1.25; 464 to 448; 2^-10 to 0; 1/3 to 11/32.
   CHECK(run1(E, text, {{"17/16", "19/16", "464", "1/1024", "1/3"}}) == Strings{"1", "5/4", "448", "0", "11/32"});
   // Beyond the range: NaN in f32 (no infinity in f8E4M3FN); bf16 overflows to infinity.

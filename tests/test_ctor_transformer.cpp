@@ -56,8 +56,8 @@ ExprPtr filled(const char* ctor, Nats nats, std::vector<ExprPtr> kids, std::map<
 
 ProgramAgreement agree_f64(const std::string& text, const std::string& run_text) {
   const Module m = parse_module(text, "block.mlir"), run = parse_module(run_text, "block.mlir");
-  const auto in = random_inputs(m.function, 7, 1, -1, 1);
-  return agree_program(m, F64Domain{}, npy_values(F64Domain{}, m.function, in), 1, &run);
+  const auto in = random_inputs(m.function(), 7, 1, -1, 1);
+  return agree_program(m, F64Domain{}, npy_values(F64Domain{}, m.function(), in), 1, &run);
 }
 ExprPtr w(const Strings& v) { return leaf("%w", v); }
 

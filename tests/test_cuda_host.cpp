@@ -22,7 +22,7 @@ std::vector<std::vector<Value<F32Domain>>> random_inputs(const Module& m, std::u
   std::mt19937_64 gen(seed);
   std::uniform_real_distribution<float> u(lo, hi);
   std::vector<std::vector<Value<F32Domain>>> in(1);
-  for (const auto& a : m.function.arguments) {
+  for (const auto& a : m.function().arguments) {
     std::vector<float> v(static_cast<std::size_t>(num_elements(a.type.shape)));
     for (auto& x : v) x = u(gen);
     in[0].push_back(Tensor<float>(a.type.shape, v));

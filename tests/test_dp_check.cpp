@@ -53,8 +53,8 @@ struct Pair {
 Pair least_squares_pair(int replicas, int divisor, std::int64_t rows_per_replica = 4) {
   Pair p{parse_module(least_squares_text(rows_per_replica, replicas, divisor), "dp.mlir"),
          parse_module(least_squares_text(rows_per_replica * replicas, 0, 0), "full.mlir"), {}};
-  for (std::size_t i = 0; i < p.full.function.arguments.size(); ++i)
-    p.inputs.push_back(random_input(p.full.function.arguments[i].type, 11, 0, i, -1, 1));
+  for (std::size_t i = 0; i < p.full.function().arguments.size(); ++i)
+    p.inputs.push_back(random_input(p.full.function().arguments[i].type, 11, 0, i, -1, 1));
   return p;
 }
 
@@ -100,7 +100,7 @@ TEST_CASE("dp-check: arguments by name, shards of R rows, the per-replica loss f
   CHECK_THROWS_WITH(plan_dp_check(p.dp, p.full, 2), Catch::Contains("argument %x") && Catch::Contains("neither the same type nor a shard"));
   // A name FULL does not have.
   Module renamed = p.full;
-  renamed.function.arguments[2].name = "%weights";
+  renamed.function().arguments[2].name = "%weights";
   CHECK_THROWS_WITH(plan_dp_check(p.dp, renamed, 4), Catch::Contains("argument %weights has no argument of that name"));
   CHECK_THROWS_WITH(plan_dp_check(p.dp, p.full, 4, {"nosuch"}), Catch::Contains("--report-only nosuch"));
   CHECK(plan_dp_check(p.dp, p.full, 4, {"w2"}).outputs[0].report_only);

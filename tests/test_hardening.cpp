@@ -125,7 +125,7 @@ TEST_CASE("replica_groups with an empty row and a literal: an error, not a divis
   };
   CHECK_THROWS_WITH(with_groups("dense<[[], 5]> : tensor<2x0xi64>"), Contains("g.mlir:7:32: ragged dense literal: 1 element(s) in a nesting of 0"));
   CHECK_THROWS_WITH(with_groups("dense<[[99999999999999999999]]> : tensor<1x1xi64>"), Contains("expected a 64-bit integer"));
-  CHECK(with_groups("dense<[[0, 1]]> : tensor<1x2xi64>").function.body.size() == 1);
+  CHECK(with_groups("dense<[[0, 1]]> : tensor<1x2xi64>").function().body.size() == 1);
 }
 
 TEST_CASE("nested regions stop at a located limit, not at the stack's end", "[hardening][mlir]") {

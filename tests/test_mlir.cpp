@@ -66,7 +66,7 @@ TEST_CASE("forms the artifacts do not contain round-trip too", "[mlir]") {
   const Module m = parse_module(text);
   CHECK(print_module(m) == text);
   CHECK(parse_module(print_module(m)) == m);
-  CHECK(m.function.body.size() == 17);
+  CHECK(m.function().body.size() == 17);
 }
 
 TEST_CASE("bad input: each error names file, line, column and what was expected", "[mlir][errors]") {

@@ -32,8 +32,8 @@ ProgramAgreement agree_on_text(const D& d, const std::string& text, const std::s
                                double hi, int replicas = 1) {
   const Module m = parse_module(text, "program.mlir");
   const Module run = parse_module(run_text, "program.mlir");
-  const auto in = random_inputs(m.function, seed, replicas, lo, hi);
-  return agree_program(m, d, npy_values(d, m.function, in), replicas, &run);
+  const auto in = random_inputs(m.function(), seed, replicas, lo, hi);
+  return agree_program(m, d, npy_values(d, m.function(), in), replicas, &run);
 }
 
 const NodeAgreement* node_of(const ProgramAgreement& a, const std::string& constructor) {
@@ -246,14 +246,14 @@ TEST_CASE("agree: values are freed after their last use and judgement, as in shl
   const std::string text = read_file(dir + "/linear_train_step.mlir");
   const Module m = parse_module(text, "linear_train_step.mlir");
   const F64Domain d;
-  const auto in = random_inputs(m.function, 3, 1, -1, 1);
-  const auto a = agree_program(m, d, npy_values(d, m.function, in), 1);
+  const auto in = random_inputs(m.function(), 3, 1, -1, 1);
+  const auto a = agree_program(m, d, npy_values(d, m.function(), in), 1);
   REQUIRE(a.pass());
   RunOptions plain;
-  const auto run = run_program(m, d, npy_values(d, m.function, in), plain);
+  const auto run = run_program(m, d, npy_values(d, m.function(), in), plain);
   RunOptions keep;
   keep.keep_values = true;
-  const auto kept = run_program(m, d, npy_values(d, m.function, in), keep);
+  const auto kept = run_program(m, d, npy_values(d, m.function(), in), keep);
   INFO("agree " << a.peak_live_bytes << ", run " << run.peak_live_bytes << ", every value kept " << kept.peak_live_bytes);
   // The judgements keep a node's inputs only until the node is judged, which is about where the
   // text reads them last (a field may be read a few lines before the node's value): 1,074,256

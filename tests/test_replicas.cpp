@@ -55,8 +55,8 @@ const char* kLargeOps = R"(module @m {
 template <class D>
 std::vector<Value<D>> inputs_of(const D& d, const Module& m, std::uint64_t seed) {
   std::vector<Value<D>> out;
-  for (std::size_t i = 0; i < m.function.arguments.size(); ++i) {
-    const NpyArray a = random_input(m.function.arguments[i].type, seed, 0, i, -1, 1);
+  for (std::size_t i = 0; i < m.function().arguments.size(); ++i) {
+    const NpyArray a = random_input(m.function().arguments[i].type, seed, 0, i, -1, 1);
     std::vector<typename D::Scalar> v;
     for (float x : std::get<std::vector<float>>(a.data)) v.push_back(d.from_double(x));
     out.push_back(Tensor<typename D::Scalar>(a.shape, std::move(v)));

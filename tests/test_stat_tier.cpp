@@ -44,7 +44,7 @@ std::vector<BoundScalar> bound_run(const BoundDomain& d, const Module& m, const 
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::vector<BoundScalar> v;
     for (float x : args[i]) v.push_back(d.from_double(x));
-    in[0].push_back(Tensor<BoundScalar>(m.function.arguments[i].type.shape, v));
+    in[0].push_back(Tensor<BoundScalar>(m.function().arguments[i].type.shape, v));
   }
   auto out = std::get<Tensor<BoundScalar>>(run_program(m, d, std::move(in), RunOptions{}).outputs[0][0]).data;
   for (auto& s : out) s = d.closed(s);
@@ -55,7 +55,7 @@ Arrays random_inputs(const Module& m, std::uint64_t seed, float lo, float hi) {
   std::mt19937_64 gen(seed);
   std::uniform_real_distribution<float> u(lo, hi);
   Arrays in;
-  for (const auto& a : m.function.arguments) {
+  for (const auto& a : m.function().arguments) {
     std::vector<float> v(static_cast<std::size_t>(num_elements(a.type.shape)));
     for (auto& x : v) x = u(gen);
     in.push_back(f32_array(a.type.shape, std::move(v)));
@@ -274,7 +274,7 @@ TEST_CASE("stat tier: TF32 and bf16 matmul outputs are caught under ieee and pas
       return;
     }
     const Module m = parse_module_file(artifact(name));
-    const Shape out_shape = m.function.return_types[0].shape;
+    const Shape out_shape = m.function().return_types[0].shape;
     for (const Range range : kRanges)
       for (std::uint64_t seed : {1, 2, 3}) {
         INFO(name << " inputs in [" << range.lo << ", " << range.hi << "), seed " << seed);

@@ -491,7 +491,7 @@ DValue Executor::fold(Op body, const std::vector<const DValue*>& in_order) {
 
 BackendRun run_on_backend(const Module& m, Backend& backend, const std::vector<std::vector<Value<F32Domain>>>& inputs, int replicas) {
   using Clock = std::chrono::steady_clock;
-  const Function& f = m.function;
+  const Function& f = m.function();
   if (static_cast<int>(inputs.size()) != replicas)
     throw RunError("expected inputs for " + std::to_string(replicas) + " replica(s), got " + std::to_string(inputs.size()));
   Executor ex(backend);
