@@ -1,7 +1,5 @@
 #include "cli/check_cmd.hpp"
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -10,6 +8,7 @@
 #include <type_traits>
 
 #include "ast/mlir_parse.hpp"
+#include "cli/progress_line.hpp"
 #include "interp/program_inputs.hpp"
 #include "interp/ops/common.hpp"
 #include "interp/memory.hpp"
@@ -101,13 +100,8 @@ void run_check(const CheckArgs& args) {
       outputs[static_cast<std::size_t>(r)].push_back(std::move(a));
     }
   }
-  const bool tty = isatty(2);
-  bool shown = false;
-  auto progress = [&](const std::string& line) {
-    if (!tty) return;
-    shown = true;
-    std::fprintf(stderr, "\r%s\033[K", line.c_str());
-  };
+  ProgressLine line;
+  auto progress = [&](const std::string& text) { line.update(text); };
   CheckReport report;
   try {
     CheckOptions options;
@@ -115,12 +109,12 @@ void run_check(const CheckArgs& args) {
     options.find_consistent_profiles = !args.no_profile_search;
     report = check_float_outputs(m, profile, inputs.arrays, outputs, args.replicas, progress, options);
   } catch (const RunError& e) {
-    if (shown) std::fprintf(stderr, "\r\033[K");
+    line.clear();
     bad_input(std::string("the bound analysis cannot run: ") + e.what());
   } catch (const std::invalid_argument& e) {
     bad_input(e.what());
   }
-  if (shown) std::fprintf(stderr, "\r\033[K");
+  line.clear();
   std::cout << (args.json ? format_json(report) : format_table(report));
   if (!args.report.empty()) {
     std::ofstream html(args.report);

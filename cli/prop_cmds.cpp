@@ -1,13 +1,12 @@
 #include "cli/prop_cmds.hpp"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 
+#include "cli/progress_line.hpp"
 #include "fuzz/coverage.hpp"
 #include "fuzz/runner.hpp"
 
@@ -99,11 +98,18 @@ void add_prop_commands(CLI::App& app) {
       json rows = json::array();
       if (!o->as_json)
         std::printf("%-36s %6s %7s %7s %10s %9s %9s\n", "property", "runs", "passed", "failed", "discarded", "time (s)", "cases/s");
-      for (const Property* p : props) {
+      ProgressLine progress;
+      for (std::size_t k = 0; k < props.size(); ++k) {
+        const Property* p = props[k];
+        progress.update([&] {
+          return "[" + std::to_string(k + 1) + "/" + std::to_string(props.size()) + "] " + p->name + "  " +
+                 std::to_string(static_cast<int>(progress.elapsed())) + " s";
+        });
         // Batches of cases under successive seeds until the property's share of the time is
         // used, in a child process: a crash fails this property only.
         const int batch = o->runs > 0 ? o->runs : 20;
         const PropertyRun sum = run_property_for(*p, o->seed, batch, o->runs > 0 ? 0 : share);
+        progress.clear();
         if (sum.failed) report_failure(*p, sum, o->corpus, sum.seed);
         total.runs += sum.runs;
         total.passed += sum.passed;
@@ -152,7 +158,7 @@ void add_prop_commands(CLI::App& app) {
       }
       const auto start = std::chrono::steady_clock::now();
       auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-      const bool tty = isatty(2);
+      ProgressLine progress;  // a batch takes milliseconds: one line every few seconds in a log
       std::int64_t cases = 0, failures = 0;
       for (std::uint64_t seed = k; elapsed() < *time; seed += n) {
         for (const auto& p : catalogue()) {
@@ -160,16 +166,20 @@ void add_prop_commands(CLI::App& app) {
           cases += r.runs;
           if (r.failed) {
             ++failures;
-            if (tty) std::fprintf(stderr, "\n");
+            progress.clear();
             report_failure(p, r, *corpus, seed);
           }
-          std::fprintf(stderr, "%sseed %lu  %lld cases  %.1f cases/s  %lld failures  %.0f/%.0f s%s", tty ? "\r" : "",
-                       static_cast<unsigned long>(seed), static_cast<long long>(cases), cases / std::max(elapsed(), 1e-9),
-                       static_cast<long long>(failures), elapsed(), *time, tty ? "\033[K" : "\n");
+          progress.update([&] {
+            char line[256];
+            std::snprintf(line, sizeof line, "seed %lu  %lld cases  %.1f cases/s  %lld failures  %.0f/%.0f s",
+                          static_cast<unsigned long>(seed), static_cast<long long>(cases), cases / std::max(elapsed(), 1e-9),
+                          static_cast<long long>(failures), elapsed(), *time);
+            return std::string(line);
+          });
           if (elapsed() >= *time) break;
         }
       }
-      std::fprintf(stderr, "\n");
+      progress.clear();
       std::printf("fuzz: %lld cases in %.0f s, %lld failures\n", static_cast<long long>(cases), elapsed(), static_cast<long long>(failures));
       if (failures) throw CLI::RuntimeError(1);
     });

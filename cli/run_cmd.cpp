@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "ast/mlir_parse.hpp"
+#include "cli/progress_line.hpp"
 #include "interp/cuda/executor.hpp"
 #include "interp/domain/domain_spec.hpp"
 #include "interp/memory.hpp"
@@ -103,7 +104,7 @@ void write_outputs(const D& d, const Module& m, const RunResult<D>& result, cons
         continue;
       }
       if (const auto* n = std::get_if<IntTensor>(&outs[i])) {  // integers: i64 .npy (ui64 above 2^63 wraps) and exact text
-        const bool is_signed = is_signed_integer(m.function.return_types[i].element);
+        const bool is_signed = is_signed_integer(m.function().return_types[i].element);
         save_npy(stem + ".npy", {n->shape, std::vector<std::int64_t>(n->data.begin(), n->data.end())});
         std::ofstream txt(stem + ".txt");
         for (auto x : n->data) txt << (is_signed ? std::to_string(static_cast<std::int64_t>(x)) : std::to_string(x)) << "\n";
@@ -144,7 +145,7 @@ void print_summary(const D& d, const Module& m, const RunResult<D>& result, cons
         continue;
       }
       if (const auto* n = std::get_if<IntTensor>(&outs[i])) {
-        const ElementType e = m.function.return_types[i].element;
+        const ElementType e = m.function().return_types[i].element;
         auto value = [&](std::uint64_t x) { return is_signed_integer(e) ? std::to_string(static_cast<std::int64_t>(x)) : std::to_string(x); };
         auto less = [&](std::uint64_t x, std::uint64_t y) {
           return is_signed_integer(e) ? static_cast<std::int64_t>(x) < static_cast<std::int64_t>(y) : x < y;
@@ -264,27 +265,27 @@ void run_in(const D& d, const Module& m, const RunArgs& args) {
   auto inputs = load_inputs(d, m, args);
   RunOptions options;
   options.replicas = args.replicas;
-  const bool tty = isatty(2);
-  double last_report = 0;
-  bool reported = false;
+  // Quiet for the first 2 s: a small program prints no progress at all.
+  ProgressLine progress(stderr, {.redraw = 0.5, .log_every = 5.0, .delay = 2.0});
   options.progress = [&](const RunProgress& p) {
-    if (p.elapsed < 2.0 || p.elapsed - last_report < 0.5) return;
-    last_report = p.elapsed;
-    reported = true;
-    std::fprintf(stderr, "%s[%zu/%zu] %s = stablehlo.%s  %.1f s%s", tty ? "\r" : "", p.done + 1, p.total, p.current->result.c_str(),
-                 op_name(p.current->op), p.elapsed, tty ? "\033[K" : "\n");
+    progress.update([&] {
+      char line[256];
+      std::snprintf(line, sizeof line, "[%zu/%zu] %s = stablehlo.%s  %.1f s", p.done + 1, p.total, p.current->result.c_str(),
+                    op_name(p.current->op), p.elapsed);
+      return std::string(line);
+    });
   };
   const auto t0 = std::chrono::steady_clock::now();
   RunResult<D> result;
   try {
     result = run_program(m, d, std::move(inputs), options);
   } catch (const RunError& e) {
-    if (reported && tty) std::fprintf(stderr, "\n");
+    progress.clear();
     std::cerr << e.what() << "\n";
     throw CLI::RuntimeError(1);
   }
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (reported && tty) std::fprintf(stderr, "\r\033[K");
+  progress.clear();
   report(d, m, result, args, d.name(), total);
   if (args.timing) print_timing(result, total);
 }

@@ -47,7 +47,7 @@ TEST_CASE("every element type parses, verifies and prints back", "[int_types]") 
     const std::string t = std::string("tensor<2x") + e + ">";
     const std::string text = module_text("%x: " + t, t, "", "%x");
     const Module m = parse_module(text, "t.mlir");
-    CHECK(to_string(m.function.arguments[0].type.element) == std::string(e));
+    CHECK(to_string(m.function().arguments[0].type.element) == std::string(e));
     CHECK(print_module(m) == text);
   }
   // Not in the set: a located message naming the type; the control (i8) parses above.

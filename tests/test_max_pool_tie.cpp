@@ -21,7 +21,7 @@ ProgramAgreement agree_on(const Expr& e) {
   const Module m = parse_module(tc.text, "pool.mlir");
   const ExactDomain E;
   std::vector<Value<ExactDomain>> inputs;
-  for (const auto& arg : m.function.arguments) {
+  for (const auto& arg : m.function().arguments) {
     std::vector<ExtRational> v;
     for (const auto& q : tc.inputs.at(0).at(arg.name)) v.push_back(E.from_rational(q));
     inputs.push_back(Tensor<ExtRational>(arg.type.shape, std::move(v)));

@@ -32,7 +32,7 @@ void check_same(const std::string& args, const std::string& result, const std::v
   for (std::size_t i = 1; i < forms.size(); ++i) {
     INFO(forms[i]);
     const Module m = parse_module(one_op(args, result, forms[i]), "form.mlir");
-    CHECK(m.function == reference.function);
+    CHECK(m.function() == reference.function());
     CHECK(print_module(m) == print_module(reference));
     CHECK(parse_module(print_module(m)) == m);
   }
@@ -58,14 +58,14 @@ TEST_CASE("locations, comments and location aliases are skipped, whole-line comm
   std::string fixed = text;
   fixed.erase(fixed.find("/* not a comment */ "), 20);
   const Module m = parse_module(fixed, "t.mlir");
-  REQUIRE(m.function.body.size() == 3);
-  CHECK(std::get<Comment>(m.function.body[1]).text == "// a whole-line comment");
+  REQUIRE(m.function().body.size() == 3);
+  CHECK(std::get<Comment>(m.function().body[1]).text == "// a whole-line comment");
   const std::string plain = module_text("%x: tensor<2xf32>", "tensor<2xf32>",
                                         "    %v0 = stablehlo.negate %x : tensor<2xf32>\n"
                                         "    // a whole-line comment\n"
                                         "    %v1 = stablehlo.add %v0, %v0 : tensor<2xf32>\n",
                                         "%v1");
-  CHECK(parse_module(plain).function == m.function);
+  CHECK(parse_module(plain).function() == m.function());
   CHECK(print_module(m) == plain);
   // Unterminated locations and strings are located errors.
   CHECK(error_of(one_op("%x: tensor<2xf32>", "tensor<2xf32>", "stablehlo.negate %x : tensor<2xf32> loc(\"a.py\":1")) ==
@@ -87,7 +87,7 @@ TEST_CASE("attribute aliases are resolved where they are used", "[mlir][forms][a
   const Module m = parse_module(text);
   const Module pretty = parse_module(one_op("%x: tensor<2x3xf32>", "tensor<3x2xf32>",
                                             "stablehlo.transpose %x, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>"));
-  CHECK(m.function == pretty.function);
+  CHECK(m.function() == pretty.function());
   // Control: an alias naming another permutation is read as that permutation (and fails the type).
   std::string other = text;
   other.replace(other.find("1, 0"), 4, "0, 1");
@@ -146,12 +146,12 @@ TEST_CASE("a generic pad with other padding is another instruction", "[mlir][for
   const std::string generic = "\"stablehlo.pad\"(%x, %x0) <{edge_padding_high = array<i64: 0, 1>, edge_padding_low = array<i64: 1, 0>, interior_padding = array<i64: 0, 0>}> : (tensor<2x3xf32>, tensor<f32>) -> tensor<3x4xf32>";
   const Module a = parse_module(one_op(args, "tensor<3x4xf32>", pretty));
   const Module b = parse_module(one_op(args, "tensor<3x4xf32>", generic));
-  CHECK(a.function == b.function);
+  CHECK(a.function() == b.function());
   // Control: another padding is another instruction.
   std::string other = generic;
   other.replace(other.find("interior_padding = array<i64: 0, 0>"), 35, "interior_padding = array<i64: 1, 0>");
   other.replace(other.find("tensor<3x4xf32>"), 15, "tensor<4x4xf32>");
-  CHECK(parse_module(one_op(args, "tensor<4x4xf32>", other)).function.body != a.function.body);
+  CHECK(parse_module(one_op(args, "tensor<4x4xf32>", other)).function().body != a.function().body);
 }
 
 TEST_CASE("elementwise ops, select and compare in every type form", "[mlir][forms][generic]") {
@@ -179,7 +179,7 @@ TEST_CASE("elementwise ops, select and compare in every type form", "[mlir][form
              {"stablehlo.compare GE, %x, %y : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>",
               "\"stablehlo.compare\"(%x, %y) {comparison_direction = #stablehlo<comparison_direction GE>, compare_type = #stablehlo<comparison_type NOTYPE>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>"});
   // The comparison type is kept: FLOAT and TOTALORDER are two instructions, and neither is the untyped one.
-  const auto parsed = [&](const std::string& op) { return parse_module(one_op(xy, "tensor<2x3xi1>", op)).function; };
+  const auto parsed = [&](const std::string& op) { return parse_module(one_op(xy, "tensor<2x3xi1>", op)).function(); };
   const auto ty = " : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>";
   CHECK(parsed(std::string("stablehlo.compare LT, %x, %y, TOTALORDER") + ty) != parsed(std::string("stablehlo.compare LT, %x, %y, FLOAT") + ty));
   CHECK(parsed(std::string("stablehlo.compare LT, %x, %y") + ty) != parsed(std::string("stablehlo.compare LT, %x, %y, FLOAT") + ty));
@@ -204,8 +204,8 @@ TEST_CASE("dot_general's and convolution's attributes in every spelling", "[mlir
               "      lhs_batching_dimensions = [0],\n      rhs_batching_dimensions = [0],\n"
               "      lhs_contracting_dimensions = [2],\n      rhs_contracting_dimensions = [1]\n    >}" + ty});
   // Control: without the precision list it is another instruction.
-  CHECK(parse_module(one_op(ab, "tensor<2x3x5xf32>", "stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1]" + ty)).function !=
-        parse_module(one_op(ab, "tensor<2x3x5xf32>", "stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1], precision = [DEFAULT, DEFAULT]" + ty)).function);
+  CHECK(parse_module(one_op(ab, "tensor<2x3x5xf32>", "stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1]" + ty)).function() !=
+        parse_module(one_op(ab, "tensor<2x3x5xf32>", "stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1], precision = [DEFAULT, DEFAULT]" + ty)).function());
   CHECK(error_of(one_op(ab, "tensor<2x3x5xf32>", "stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1], precision = [FAST, DEFAULT]" + ty)) ==
         "t.mlir:3:111: unknown precision 'FAST' (DEFAULT, HIGH, HIGHEST)");
 
@@ -227,7 +227,7 @@ TEST_CASE("dot_general's and convolution's attributes in every spelling", "[mlir
   // precision_config on a convolution is kept, printed in its trailing dictionary, read back.
   const Module with_precision = parse_module(one_op(xk, "tensor<1x2x1x5xf32>",
       "stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision HIGHEST>]}" + cty));
-  CHECK(std::get<Instruction>(with_precision.function.body[0]).attributes.precision_config == std::vector<std::string>{"DEFAULT", "HIGHEST"});
+  CHECK(std::get<Instruction>(with_precision.function().body[0]).attributes.precision_config == std::vector<std::string>{"DEFAULT", "HIGHEST"});
   CHECK(parse_module(print_module(with_precision)) == with_precision);
   // A reversed window is refused where it is written; the all-false control is the forms above.
   CHECK(error_of(one_op(xk, "tensor<1x2x1x5xf32>", "stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 2], reverse = [false, true]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64}" + cty)) ==
@@ -265,7 +265,7 @@ TEST_CASE("reduce and reduce_window in the generic form", "[mlir][forms][generic
 TEST_CASE("dense literals in every form", "[mlir][forms][dense]") {
   const auto constant = [](const std::string& literal, const std::string& type) {
     const Module m = parse_module(one_op("", type, "stablehlo.constant " + literal + " : " + type));
-    return std::get<Instruction>(m.function.body.at(0)).attributes.literal;
+    return std::get<Instruction>(m.function().body.at(0)).attributes.literal;
   };
   // Hex strings: little-endian element bytes; one element's bytes are a splat.
   const DenseLiteral two = constant("dense<\"0x0000803F00000040\">", "tensor<2xf32>");
@@ -355,7 +355,7 @@ TEST_CASE("a program in generic form runs to the values of its pretty form", "[m
       "    }) : (tensor<2x2xf32>, tensor<f32>) -> tensor<2xf32>\n";
   const Module p = parse_module(module_text(args, "tensor<2xf32>", pretty, "%v6"));
   const Module g = parse_module(module_text(args, "tensor<2xf32>", generic, "%v6"));
-  CHECK(g.function == p.function);
+  CHECK(g.function() == p.function());
   CHECK(print_module(g) == print_module(p));
   // x = [[1, 2, 3], [4, 5, 6]]: transpose [[1, 4], [2, 5], [3, 6]], reverse rows [[3, 6], [2, 5], [1, 4]],
   // rows 0 and 2: [[3, 6], [1, 4]]; max with z = 2 where greater: [[3, 6], [2, 4]]; row sums + z: [11, 8].

@@ -15,7 +15,7 @@ std::vector<Strings> run_typed_all(const D& d, const std::string& text, const st
   const Module m = parse_module(text, "test.mlir");
   std::vector<Value<D>> values;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    const TensorType& t = m.function.arguments.at(i).type;
+    const TensorType& t = m.function().arguments.at(i).type;
     if (t.element == ElementType::I1) {
       std::vector<Pred> v;
       for (const auto& s : inputs[i]) v.push_back(s == "true" ? 1 : 0);
@@ -35,7 +35,7 @@ std::vector<Strings> run_typed_all(const D& d, const std::string& text, const st
   std::vector<Strings> out;
   for (std::size_t k = 0; k < result.outputs.at(0).size(); ++k) {
     const auto& v = result.outputs[0][k];
-    const ElementType e = m.function.return_types.at(k).element;
+    const ElementType e = m.function().return_types.at(k).element;
     Strings strings;
     if (const auto* p = std::get_if<PredTensor>(&v)) {
       for (auto b : p->data) strings.push_back(b & 1 ? "true" : "false");

@@ -1,0 +1,252 @@
+"""shlo-oracle from Python: the exact and certified StableHLO interpreter and float checker.
+
+    import numpy as np, shlo_oracle
+    text = jax.jit(f).lower(x).as_text()          # or any StableHLO text the oracle reads
+    exact = shlo_oracle.run(text, [x], domain="exact")            # Fractions
+    box = shlo_oracle.run(text, [x])                              # interval:256 enclosures
+    y = np.asarray(jax.jit(f)(x), dtype=np.float32)
+    verdict = shlo_oracle.check(text, [x], [y], profile="ieee")   # PASS / FAIL / IMPROBABLE
+    print(verdict.table)
+
+Inputs are NumPy arrays, one per argument of the entry function (float32 for f32 arguments,
+float64 only for f64 ones, bool for i1), shared by every replica; with replicas > 1 a list of
+such lists gives each replica its own. Errors raise ShloError (ParseError, InputError,
+RunError) with .file, .line and .column where the text is at fault.
+"""
+
+from fractions import Fraction
+
+import numpy as np
+
+from . import _core
+
+__all__ = ["parse", "run", "check", "lift", "den", "prop", "Program", "Enclosures", "CheckVerdict",
+           "ShloError", "ParseError", "InputError", "RunError"]
+
+Program = _core.Program
+
+
+class ShloError(Exception):
+    """A located error: .kind ("parse", "input", "run"), .message, and for text .file, .line, .column."""
+
+    def __init__(self, kind, message, file="", line=0, column=0):
+        super().__init__(message)
+        self.kind, self.message, self.file, self.line, self.column = kind, message, file, line, column
+
+
+class ParseError(ShloError):
+    """The text does not parse or verify: .file, .line, .column say where."""
+
+
+class InputError(ShloError):
+    """An input or output array, a domain or a profile is wrong (the message names it)."""
+
+
+class RunError(ShloError):
+    """The program cannot run in this domain (the message names the instruction)."""
+
+
+_ERRORS = {"parse": ParseError, "input": InputError, "run": RunError}
+
+
+def _unwrap(answer):
+    ok, value = answer
+    if ok:
+        return value
+    raise _ERRORS[value["kind"]](value["kind"], value["message"], value["file"], value["line"], value["column"])
+
+
+def parse(text, file="<input>"):
+    """Parses and verifies StableHLO text; returns a Program (.entry, .arguments, .results, .print())."""
+    return _unwrap(_core.parse(text, file))
+
+
+def _program(text_or_program):
+    return text_or_program if isinstance(text_or_program, Program) else parse(text_or_program)
+
+
+def _as_array(x):
+    # NumPy arrays keep their dtype (checked against the argument); Python numbers and lists
+    # become float32, the type of the programs' arguments.
+    return x if isinstance(x, np.ndarray) else np.asarray(x, dtype=np.float32)
+
+
+def _replica_lists(arrays, replicas):
+    arrays = list(arrays)
+    per_replica = replicas > 1 and len(arrays) == replicas and all(isinstance(a, (list, tuple)) for a in arrays)
+    lists = arrays if per_replica else [arrays]
+    return [[_as_array(a) for a in lst] for lst in lists]
+
+
+class Enclosures:
+    """interval:P results: each element an enclosure [lo, hi] of the real value.
+
+    lo, hi      object arrays of exact decimal strings (the endpoints are binary: their
+                decimals are finite); "inf" / "-inf" for infinite endpoints
+    lo_float    float64 arrays rounded outward: lo_float <= lo, hi <= hi_float
+    hi_float
+    mid         the midpoints rounded to nearest (what `shlo run --out` writes as result<i>.npy)
+    text        each enclosure as `shlo run --out` writes it in result<i>.txt
+    """
+
+    def __init__(self, shape, lo, hi, lo_float, hi_float, mid, text):
+        self.shape = tuple(shape)
+        self.lo = np.array(lo, dtype=object).reshape(self.shape)
+        self.hi = np.array(hi, dtype=object).reshape(self.shape)
+        self.lo_float = np.asarray(lo_float, dtype=np.float64).reshape(self.shape)
+        self.hi_float = np.asarray(hi_float, dtype=np.float64).reshape(self.shape)
+        self.mid = np.asarray(mid, dtype=np.float64).reshape(self.shape)
+        self.text = np.array(text, dtype=object).reshape(self.shape)
+
+    def pairs(self):
+        """Every enclosure as a (lo, hi) pair of exact decimal strings, row-major."""
+        return list(zip(self.lo.ravel(), self.hi.ravel()))
+
+    def contains(self, values):
+        """Whether each value (a float or a Fraction) lies in its enclosure, compared exactly."""
+        v = np.asarray(values, dtype=object).reshape(self.shape)
+        inside = [_in_enclosure(Fraction(lo) if lo[-3:] != "inf" else float(lo), Fraction(hi) if hi[-3:] != "inf" else float(hi), x)
+                  for lo, hi, x in zip(self.lo.ravel(), self.hi.ravel(), v.ravel())]
+        return np.array(inside, dtype=bool).reshape(self.shape)
+
+    def __repr__(self):
+        return f"Enclosures(shape={self.shape}, first={self.pairs()[:1]})"
+
+
+def _in_enclosure(lo, hi, x):
+    if isinstance(x, float) and x != x:  # NaN lies in no enclosure
+        return False
+    x = x if isinstance(x, (Fraction, int)) or not np.isfinite(float(x)) else Fraction(float(x))
+    return lo <= x <= hi
+
+
+def _exact_value(q, infinity):
+    return Fraction(q) if infinity == 0 else float("inf") * infinity
+
+
+def _flat_value(out):
+    """One output of one replica: (flat parts, kind) to be stacked over replicas."""
+    if "predicate" in out:
+        return "predicate", out["predicate"]
+    if "f32" in out:
+        return "f32", out["f32"]
+    if "exact" in out:
+        return "exact", [_exact_value(q, i) for q, i in zip(out["exact"], out["exact_infinity"])]
+    if "lo" in out:
+        return "interval", out
+    return "f64", out["f64"]
+
+
+def _stack(kind, parts, shape):
+    if kind in ("predicate", "f32", "f64"):
+        return np.stack(parts).reshape(shape) if len(parts) > 1 else parts[0]
+    if kind == "exact":
+        flat = [x for p in parts for x in p]
+        arr = np.empty(len(flat), dtype=object)
+        arr[:] = flat
+        return arr.reshape(shape)
+    join = lambda key: [x for p in parts for x in (p[key] if key != "f64" else np.asarray(p[key]).ravel())]
+    return Enclosures(shape, join("lo"), join("hi"), join("lo_down"), join("hi_up"), join("f64"), join("text"))
+
+
+def run(text, inputs, domain="interval:256", replicas=1):
+    """Runs the program in `domain` on `replicas` replicas; returns one value per result.
+
+    Domains: "exact" (an object array of fractions.Fraction; +-inf as floats), "interval:P"
+    (Enclosures), "mpfr:P" and "f64" (float64 arrays), "f32" (float32 arrays, bit for bit as
+    `shlo run -d f32`). i1 results are bool arrays. With replicas > 1 each value has a leading
+    replica axis.
+    """
+    program = _program(text)
+    runs = _unwrap(_core.run(program, _replica_lists(inputs, replicas), domain, replicas))
+    values = []
+    for i in range(len(runs[0])):
+        kinds_parts = [_flat_value(r[i]) for r in runs]
+        shape = tuple(runs[0][i]["shape"])
+        if replicas > 1:
+            shape = (replicas,) + shape
+        values.append(_stack(kinds_parts[0][0], [p for _, p in kinds_parts], shape))
+    return values
+
+
+class CheckVerdict:
+    """The verdict of check(): .verdict ("PASS", "FAIL", "IMPROBABLE", "NO VERDICT"), .passed,
+    .rows (one dict per output and replica: name, replica, elements, max_abs, max_rel, max_ulps,
+    worst_ratio (error over the sound bound), worst_pratio (over the statistical bound), over,
+    improbable, flips, unbounded, improbable_probability, verdict), .consistent_profiles, and
+    .table / .json as `shlo check` prints them."""
+
+    def __init__(self, d):
+        self.verdict = d["verdict"]
+        self.rows = d["rows"]
+        self.table = d["table"]
+        self.json = d["json"]
+        self.consistent_profiles = d["consistent_profiles"]
+
+    @property
+    def passed(self):
+        return self.verdict == "PASS"
+
+    def __str__(self):
+        return self.table
+
+    def __repr__(self):
+        return f"CheckVerdict({self.verdict}, {len(self.rows)} rows)"
+
+
+def check(text, inputs, outputs, profile="ieee", replicas=1, delta=1e-9):
+    """Checks float32 outputs (one array per result, computed elsewhere) against the exact value
+    of the program on the same inputs, in both tiers: sound (FAIL: impossible for any float32
+    evaluation under the profile) and statistical (IMPROBABLE at failure probability delta).
+    Profiles: ieee, cuda, tf32, bf16."""
+    program = _program(text)
+    d = _unwrap(_core.check(program, _replica_lists(inputs, replicas), _replica_lists(outputs, replicas), profile,
+                            replicas, delta))
+    return CheckVerdict(d)
+
+
+def lift(text):
+    """The program read back into SHlo expressions: a dict with render_json (as `shlo lift`
+    writes it), emitted (printed back: equal to the text), instructions, as_nodes, verbatim,
+    constructors."""
+    return _unwrap(_core.lift(_program(text)))
+
+
+def den(expression_json, domain="exact"):
+    """den of an SHlo expression with values (JSON text, as `shlo den` reads it): a dict with
+    text (each element: "3/4", "[lo, hi]"), nearest (doubles) and events."""
+    return _unwrap(_core.den(expression_json, domain))
+
+
+def _shlo_command():
+    """The shlo command: $SHLO, else the one this module was built with, else shlo on PATH."""
+    import os
+    import shutil
+    if os.environ.get("SHLO"):
+        return os.environ["SHLO"]
+    try:
+        from ._command import SHLO
+        if os.path.exists(SHLO):
+            return SHLO
+    except ImportError:
+        pass
+    found = shutil.which("shlo")
+    if not found:
+        raise InputError("input", "prop: the shlo command is not found (set SHLO to its path)")
+    return found
+
+
+def prop(time=60, only=None, seed=1, corpus="corpus"):
+    """The property catalogue for `time` seconds: runs `shlo prop --time TIME --json` (the
+    catalogue forks a child per property, and its generators cannot live in this module) and
+    returns one dict per property (property, runs, passed, failed, discarded, seconds,
+    cases_per_second). `only`: names or families (text, skeleton, meaning, domains, theorem)."""
+    import json
+    import subprocess
+    args = [_shlo_command(), "prop", "--time", str(float(time)), "--seed", str(seed), "--corpus", corpus, "--json"]
+    for o in only or []:
+        args += ["--only", o]
+    r = subprocess.run(args, capture_output=True, text=True)
+    if r.returncode not in (0, 1):  # 1: a property failed; the table says which
+        raise InputError("input", r.stderr.strip() or f"shlo prop: exit {r.returncode}")
+    return json.loads(r.stdout)["properties"]
