@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "ast/mlir_op_parse.hpp"
+#include "ast/verify.hpp"
 
 namespace shlo {
 
@@ -414,6 +415,22 @@ class Parser : public OpParseContext {
     else lex_.fail_at(at, "unknown parameter '" + key + "' for " + check_name(c));
   }
 
+  // `{key = value, ...}` with each value read by `value(key, location)`.
+  template <class ReadValue>
+  void dictionary(const char* opening, const char* key_what, ReadValue value) {
+    lex_.expect("{", opening);
+    if (!lex_.peek("}")) {
+      do {
+        lex_.skip_space();
+        const Location at = lex_.location();
+        const std::string key = lex_.identifier(key_what);
+        lex_.expect("=");
+        value(key, at);
+      } while (lex_.accept(","));
+    }
+    lex_.expect("}", "'}' or ','");
+  }
+
   // {tolerance = 0.01 : f64}: the parameters as an attribute dictionary.
   void check_dictionary(Check& c) {
     dictionary("'{' opening the check's attributes", "a check parameter", [&](const std::string& key, Location at) {
@@ -440,7 +457,7 @@ class Parser : public OpParseContext {
                                      "' (expect_eq, expect_eq_const, expect_almost_eq, expect_almost_eq_const, expect_close)");
       use(collected);
       lex_.expect(",", "',' and the expected value");
-      if (literal) c.expected = dense();
+      if (literal) c.expected = AttributeReader(*this, &aliases_).dense();
       else use(collected);
       while (lex_.accept(",")) {
         lex_.skip_space();
@@ -465,6 +482,7 @@ class Parser : public OpParseContext {
     if (c.expected) {  // the literal is read by the constant's rules
       Instruction constant;
       constant.op = Op::Constant;
+      AttributeReader(*this, &aliases_).finish_dense(*c.expected, c.operand_types[0], c.location);
       constant.attributes.literal = *c.expected;
       constant.result_type = c.operand_types[0];
       constant.location = c.location;

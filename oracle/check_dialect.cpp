@@ -11,6 +11,7 @@
 
 #include "ast/mlir_parse.hpp"
 #include "interp/domain/rounding.hpp"
+#include "interp/ops/integer.hpp"
 #include "interp/ops/movement.hpp"
 #include "interp/run.hpp"
 
@@ -154,6 +155,20 @@ Judgement judge(const D& d, const Check& c, const Value<D>& got, const Value<D>&
       }
     return j;
   }
+  if (const auto* g = std::get_if<IntTensor>(&got)) {  // integers: equal bit patterns (they are exact)
+    const auto* w = std::get_if<IntTensor>(&want);
+    if (!w) throw std::runtime_error(where + "an integer value compared with a value of another kind");
+    const IntegerDomain id(c.operand_types[0].element);
+    for (std::int64_t i = 0; i < g->size(); ++i) {
+      ++j.elements, ++j.exact;
+      if ((*g)[i] != (*w)[i]) {
+        j.mismatch = where + "index " + index_text(g->shape, i) + ", got " + ops::integer_value(id, (*g)[i]).str() +
+                     ", expected " + ops::integer_value(id, (*w)[i]).str();
+        return j;
+      }
+    }
+    return j;
+  }
   const auto* g = std::get_if<T>(&got);
   const auto* w = std::get_if<T>(&want);
   if (!g || !w) throw std::runtime_error(where + "values of this element type are not compared yet");
@@ -216,6 +231,7 @@ TestOutcome run_one(const D& d, Module m, std::size_t index) {
       Value<D> literal;
       if (c->expected) {
         if (c->operand_types[0].element == ElementType::I1) literal = ops::pred_constant(*c->expected, c->operand_types[0]);
+        else if (is_integer(c->operand_types[0].element)) literal = ops::int_constant(*c->expected, c->operand_types[0]);
         else literal = ops::constant(d, *c->expected, c->operand_types[0]);
       }
       const Value<D>& want = c->expected ? literal : values.at(c->operands[1]);
