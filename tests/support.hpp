@@ -10,7 +10,19 @@
 #include <string>
 #include <vector>
 
+#include "ast/mlir_parse.hpp"
+
 namespace shlo::test {
+
+/// The located error of parsing `text` as file "t.mlir", or "" if it parses.
+inline std::string parse_error_of(const std::string& text) {
+  try {
+    parse_module(text, "t.mlir");
+  } catch (const ParseError& e) {
+    return e.what();
+  }
+  return "";
+}
 
 /// The folder of real printer output (../shared/artifacts/lean4-mlir), or "" if absent.
 inline std::string artifacts_dir() {

@@ -7,20 +7,11 @@
 #include "tests/support.hpp"
 
 using namespace shlo;
+using shlo::test::parse_error_of;
 using shlo::test::read_file;
 using shlo::test::module_text;
 
 namespace {
-
-// The error message of parsing `text`, or "" if it parses.
-std::string error_of(const std::string& text) {
-  try {
-    parse_module(text, "t.mlir");
-  } catch (const ParseError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 }  // namespace
 
@@ -73,48 +64,48 @@ TEST_CASE("bad input: each error names file, line, column and what was expected"
   const std::string args = "%x: tensor<2x3xf32>";
   const std::string ty = "tensor<2x3xf32>";
   // unknown op
-  CHECK(error_of(module_text(args, ty, "    %v0 = stablehlo.frobnicate %x : tensor<2x3xf32>\n", "%v0")) ==
+  CHECK(parse_error_of(module_text(args, ty, "    %v0 = stablehlo.frobnicate %x : tensor<2x3xf32>\n", "%v0")) ==
         "t.mlir:3:11: unsupported op 'stablehlo.frobnicate'");
   // undefined value
-  CHECK(error_of(module_text(args, ty, "    %v0 = stablehlo.add %x, %y : tensor<2x3xf32>\n", "%v0")) ==
+  CHECK(parse_error_of(module_text(args, ty, "    %v0 = stablehlo.add %x, %y : tensor<2x3xf32>\n", "%v0")) ==
         "t.mlir:3:29: use of undefined value %y (values must be defined before use)");
   // defined twice
-  CHECK_THAT(error_of(module_text(args, ty, "    %v0 = stablehlo.negate %x : tensor<2x3xf32>\n    %v0 = stablehlo.negate %x : tensor<2x3xf32>\n", "%v0")),
+  CHECK_THAT(parse_error_of(module_text(args, ty, "    %v0 = stablehlo.negate %x : tensor<2x3xf32>\n    %v0 = stablehlo.negate %x : tensor<2x3xf32>\n", "%v0")),
              Catch::StartsWith("t.mlir:4:5: redefinition of %v0 (first defined at line 3)"));
   // wrong type (operand type disagrees with its definition)
-  CHECK_THAT(error_of(module_text(args, "tensor<3x2xf32>", "    %v0 = stablehlo.negate %x : tensor<3x2xf32>\n", "%v0")),
+  CHECK_THAT(parse_error_of(module_text(args, "tensor<3x2xf32>", "    %v0 = stablehlo.negate %x : tensor<3x2xf32>\n", "%v0")),
              Catch::StartsWith("t.mlir:3:5: operand %x has type tensor<2x3xf32> but the instruction says tensor<3x2xf32>"));
   // shape mismatch (result type against the type rule)
-  CHECK_THAT(error_of(module_text(args, "tensor<3x3xf32>",
+  CHECK_THAT(parse_error_of(module_text(args, "tensor<3x3xf32>",
                                   "    %v0 = stablehlo.transpose %x, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x3xf32>\n", "%v0")),
              Catch::StartsWith("t.mlir:3:5: stablehlo.transpose: the result type must be tensor<3x2xf32>, found tensor<3x3xf32>"));
-  CHECK_THAT(error_of(module_text(args, "tensor<2x4xf32>",
+  CHECK_THAT(parse_error_of(module_text(args, "tensor<2x4xf32>",
                                   "    %v0 = stablehlo.dot_general %x, %x, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x4xf32>\n", "%v0")),
              Catch::Contains("lhs dimension 1 (3) and rhs dimension 0 (2) must agree"));
   // bad attribute
-  CHECK_THAT(error_of(module_text(args, ty, "    %v0 = stablehlo.reverse %x, dims = [2] : tensor<2x3xf32>\n", "%v0")),
+  CHECK_THAT(parse_error_of(module_text(args, ty, "    %v0 = stablehlo.reverse %x, dims = [2] : tensor<2x3xf32>\n", "%v0")),
              Catch::StartsWith("t.mlir:3:5: stablehlo.reverse: dims entry 2 is out of range for rank 2"));
-  CHECK_THAT(error_of(module_text(args, "tensor<2x3xi1>", "    %v0 = stablehlo.compare GTE, %x, %x : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>\n", "%v0")),
+  CHECK_THAT(parse_error_of(module_text(args, "tensor<2x3xi1>", "    %v0 = stablehlo.compare GTE, %x, %x : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>\n", "%v0")),
              Catch::Contains("unknown comparison direction 'GTE'"));
-  CHECK_THAT(error_of(module_text(args, ty, "    %v0 = stablehlo.add %x %x : tensor<2x3xf32>\n", "%v0")),
+  CHECK_THAT(parse_error_of(module_text(args, ty, "    %v0 = stablehlo.add %x %x : tensor<2x3xf32>\n", "%v0")),
              Catch::StartsWith("t.mlir:3:28: expected ',', found '%x'"));
   // bad replica_groups
   const std::string all_reduce =
       "    %v0 = \"stablehlo.all_reduce\"(%x) ({\n    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
       "      %c = stablehlo.add %a, %b : tensor<f32>\n      stablehlo.return %c : tensor<f32>\n"
       "    }) { replica_groups = dense<[[0, 0]]> : tensor<1x2xi64> } : (tensor<2x3xf32>) -> tensor<2x3xf32>\n";
-  CHECK_THAT(error_of(module_text(args, ty, all_reduce, "%v0")),
+  CHECK_THAT(parse_error_of(module_text(args, ty, all_reduce, "%v0")),
              Catch::StartsWith("t.mlir:3:5: stablehlo.all_reduce: replica 0 is negative or in two groups"));
   std::string ragged = all_reduce;
   ragged.replace(ragged.find("[[0, 0]]"), 8, "[[0, 1], [2]]");
-  CHECK_THAT(error_of(module_text(args, ty, ragged, "%v0")), Catch::Contains("ragged dense literal"));
+  CHECK_THAT(parse_error_of(module_text(args, ty, ragged, "%v0")), Catch::Contains("ragged dense literal"));
   // truncated file
   const std::string whole = module_text(args, ty, "    %v0 = stablehlo.negate %x : tensor<2x3xf32>\n", "%v0");
   for (std::size_t cut : {std::size_t(0), std::size_t(10), whole.size() / 2, whole.size() - 3}) {
     INFO("cut at " << cut);
-    CHECK_THAT(error_of(whole.substr(0, cut)), Catch::StartsWith("t.mlir:") && Catch::Contains("expected"));
+    CHECK_THAT(parse_error_of(whole.substr(0, cut)), Catch::StartsWith("t.mlir:") && Catch::Contains("expected"));
   }
-  CHECK(error_of(whole).empty());  // control: the whole text parses
+  CHECK(parse_error_of(whole).empty());  // control: the whole text parses
 }
 
 TEST_CASE("no input crashes or hangs the parser", "[mlir][errors]") {
@@ -123,7 +114,7 @@ TEST_CASE("no input crashes or hangs the parser", "[mlir][errors]") {
   // bytes, is either parsed or rejected with a located error.
   const std::string text = read_file(dir + "/cnn_fwd.mlir");
   int rejected = 0;
-  for (std::size_t cut = 0; cut < text.size(); cut += 7) rejected += !error_of(text.substr(0, cut)).empty();
+  for (std::size_t cut = 0; cut < text.size(); cut += 7) rejected += !parse_error_of(text.substr(0, cut)).empty();
   CHECK(rejected == static_cast<int>((text.size() + 6) / 7));
   for (std::size_t i = 0; i < std::min<std::size_t>(text.size(), 3000); i += 3) {
     std::string bad = text;

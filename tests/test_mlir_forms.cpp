@@ -6,19 +6,11 @@
 #include "tests/support.hpp"
 
 using namespace shlo;
+using shlo::test::parse_error_of;
 using shlo::test::module_text;
 using shlo::test::run1;
 
 namespace {
-
-std::string error_of(const std::string& text) {
-  try {
-    parse_module(text, "t.mlir");
-  } catch (const ParseError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 // A module around one instruction `%v0 = <op>` returning %v0.
 std::string one_op(const std::string& args, const std::string& result, const std::string& op) {
@@ -54,7 +46,7 @@ TEST_CASE("locations, comments and location aliases are skipped, whole-line comm
       "#loc1 = loc(\"s.py\":12:8)\n"
       "#loc3 = loc(\"jit(f)/neg\"(#loc1))\n";
   // `/* */` is not MLIR: the control that the text is read at all.
-  CHECK(error_of(text).find("t.mlir:6:30: expected an operand") == 0);
+  CHECK(parse_error_of(text).find("t.mlir:6:30: expected an operand") == 0);
   std::string fixed = text;
   fixed.erase(fixed.find("/* not a comment */ "), 20);
   const Module m = parse_module(fixed, "t.mlir");
@@ -68,7 +60,7 @@ TEST_CASE("locations, comments and location aliases are skipped, whole-line comm
   CHECK(parse_module(plain).function() == m.function());
   CHECK(print_module(m) == plain);
   // Unterminated locations and strings are located errors.
-  CHECK(error_of(one_op("%x: tensor<2xf32>", "tensor<2xf32>", "stablehlo.negate %x : tensor<2xf32> loc(\"a.py\":1")) ==
+  CHECK(parse_error_of(one_op("%x: tensor<2xf32>", "tensor<2xf32>", "stablehlo.negate %x : tensor<2xf32> loc(\"a.py\":1")) ==
         "t.mlir:3:47: unterminated location loc(...)");
 }
 
@@ -91,9 +83,9 @@ TEST_CASE("attribute aliases are resolved where they are used", "[mlir][forms][a
   // Control: an alias naming another permutation is read as that permutation (and fails the type).
   std::string other = text;
   other.replace(other.find("1, 0"), 4, "0, 1");
-  CHECK(error_of(other).find("the result type must be tensor<2x3xf32>") != std::string::npos);
+  CHECK(parse_error_of(other).find("the result type must be tensor<2x3xf32>") != std::string::npos);
   // An unknown alias is a located error.
-  CHECK(error_of(module_text("%x: tensor<2x3xf32>", "tensor<3x2xf32>", body, "%v0")) ==
+  CHECK(parse_error_of(module_text("%x: tensor<2x3xf32>", "tensor<3x2xf32>", body, "%v0")) ==
         "t.mlir:3:53: unknown attribute alias #perm");
 }
 
@@ -184,12 +176,12 @@ TEST_CASE("elementwise ops, select and compare in every type form", "[mlir][form
   CHECK(parsed(std::string("stablehlo.compare LT, %x, %y, TOTALORDER") + ty) != parsed(std::string("stablehlo.compare LT, %x, %y, FLOAT") + ty));
   CHECK(parsed(std::string("stablehlo.compare LT, %x, %y") + ty) != parsed(std::string("stablehlo.compare LT, %x, %y, FLOAT") + ty));
   // Integer comparison types on floats: a located error; the same line with FLOAT is the control above.
-  CHECK(error_of(one_op(xy, "tensor<2x3xi1>", std::string("stablehlo.compare  LT, %x, %y,  UNSIGNED") + ty)) ==
+  CHECK(parse_error_of(one_op(xy, "tensor<2x3xi1>", std::string("stablehlo.compare  LT, %x, %y,  UNSIGNED") + ty)) ==
         "t.mlir:3:5: stablehlo.compare: comparison type UNSIGNED does not apply to tensor<2x3xf32> (floats compare as FLOAT or TOTALORDER)");
-  CHECK(error_of(one_op(xy, "tensor<2x3xi1>", std::string("\"stablehlo.compare\"(%x, %y) {comparison_direction = #stablehlo<comparison_direction LT>, compare_type = #stablehlo<comparison_type SIGNED>}") + ty))
+  CHECK(parse_error_of(one_op(xy, "tensor<2x3xi1>", std::string("\"stablehlo.compare\"(%x, %y) {comparison_direction = #stablehlo<comparison_direction LT>, compare_type = #stablehlo<comparison_type SIGNED>}") + ty))
             .find("comparison type SIGNED does not apply") != std::string::npos);
   // The select's written predicate type is checked against the operand, in both type forms.
-  CHECK(error_of(one_op(xy, "tensor<2x3xf32>", "stablehlo.select %p, %x, %y : (tensor<i1>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>")) ==
+  CHECK(parse_error_of(one_op(xy, "tensor<2x3xf32>", "stablehlo.select %p, %x, %y : (tensor<i1>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>")) ==
         "t.mlir:3:5: operand %p has type tensor<2x3xi1> but the instruction says tensor<i1>");
 }
 
@@ -206,7 +198,7 @@ TEST_CASE("dot_general's and convolution's attributes in every spelling", "[mlir
   // Control: without the precision list it is another instruction.
   CHECK(parse_module(one_op(ab, "tensor<2x3x5xf32>", "stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1]" + ty)).function() !=
         parse_module(one_op(ab, "tensor<2x3x5xf32>", "stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1], precision = [DEFAULT, DEFAULT]" + ty)).function());
-  CHECK(error_of(one_op(ab, "tensor<2x3x5xf32>", "stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1], precision = [FAST, DEFAULT]" + ty)) ==
+  CHECK(parse_error_of(one_op(ab, "tensor<2x3x5xf32>", "stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1], precision = [FAST, DEFAULT]" + ty)) ==
         "t.mlir:3:111: unknown precision 'FAST' (DEFAULT, HIGH, HIGHEST)");
 
   const std::string xk = "%x: tensor<1x4x4x2xf32>, %k: tensor<3x3x2x5xf32>";
@@ -230,12 +222,12 @@ TEST_CASE("dot_general's and convolution's attributes in every spelling", "[mlir
   CHECK(std::get<Instruction>(with_precision.function().body[0]).attributes.precision_config == std::vector<std::string>{"DEFAULT", "HIGHEST"});
   CHECK(parse_module(print_module(with_precision)) == with_precision);
   // A reversed window is refused where it is written; the all-false control is the forms above.
-  CHECK(error_of(one_op(xk, "tensor<1x2x1x5xf32>", "stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 2], reverse = [false, true]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64}" + cty)) ==
+  CHECK(parse_error_of(one_op(xk, "tensor<1x2x1x5xf32>", "stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 2], reverse = [false, true]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64}" + cty)) ==
         "t.mlir:3:123: a reversed convolution window (reverse = true) is not supported");
-  CHECK(error_of(one_op(xk, "tensor<1x2x1x5xf32>", "\"stablehlo.convolution\"(%x, %k) <{dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, window_reversal = array<i1: true, false>, window_strides = array<i64: 1, 2>}>" + cty))
+  CHECK(parse_error_of(one_op(xk, "tensor<1x2x1x5xf32>", "\"stablehlo.convolution\"(%x, %k) <{dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, window_reversal = array<i1: true, false>, window_strides = array<i64: 1, 2>}>" + cty))
             .find("a reversed convolution window (window_reversal true) is not supported") != std::string::npos);
   // A raw form without all nine fields.
-  CHECK(error_of(one_op(xk, "tensor<1x2x1x5xf32>", "\"stablehlo.convolution\"(%x, %k) <{dimension_numbers = #stablehlo.conv<raw input_batch_dimension = 0>}>" + cty))
+  CHECK(parse_error_of(one_op(xk, "tensor<1x2x1x5xf32>", "\"stablehlo.convolution\"(%x, %k) <{dimension_numbers = #stablehlo.conv<raw input_batch_dimension = 0>}>" + cty))
             .find("needs all nine dimension fields") != std::string::npos);
 }
 
@@ -249,7 +241,7 @@ TEST_CASE("reduce and reduce_window in the generic form", "[mlir][forms][generic
   // A body that is not one op of its two arguments is refused (not yet run as a program).
   std::string swapped = "\"stablehlo.reduce\"(%x, %z) <{dimensions = array<i64: 1>}> " + region + " : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>";
   swapped.replace(swapped.find("subtract") == std::string::npos ? swapped.find("add %a, %b") : 0, 10, "subtract %b, %a");
-  CHECK(error_of(one_op(args, "tensor<2xf32>", swapped)).find("a reduce body other than one binary op of its two arguments is not supported yet") !=
+  CHECK(parse_error_of(one_op(args, "tensor<2xf32>", swapped)).find("a reduce body other than one binary op of its two arguments is not supported yet") !=
         std::string::npos);
 
   const std::string lean =
@@ -292,42 +284,42 @@ TEST_CASE("dense literals in every form", "[mlir][forms][dense]") {
   CHECK(run1(exact, hex, {}) == run1(exact, decimal, {}));
   CHECK(run1(exact, hex, {}) != run1(exact, one_op("", "tensor<2xf32>", "stablehlo.constant dense<[1.0, 2.5]> : tensor<2xf32>"), {}));
   // Malformed hex: located errors.
-  CHECK(error_of(one_op("", "tensor<3xf32>", "stablehlo.constant dense<\"0x0000803F00000040\"> : tensor<3xf32>")) ==
+  CHECK(parse_error_of(one_op("", "tensor<3xf32>", "stablehlo.constant dense<\"0x0000803F00000040\"> : tensor<3xf32>")) ==
         "t.mlir:3:30: the hex string holds 8 byte(s); tensor<3xf32> needs 12 (or 4 for a splat)");
-  CHECK(error_of(one_op("", "tensor<2xf32>", "stablehlo.constant dense<\"0x0000803G\"> : tensor<2xf32>")) ==
+  CHECK(parse_error_of(one_op("", "tensor<2xf32>", "stablehlo.constant dense<\"0x0000803G\"> : tensor<2xf32>")) ==
         "t.mlir:3:30: a dense string must be hex bytes \"0x...\"");
-  CHECK(error_of(one_op("", "tensor<2xf32>", "stablehlo.constant dense<> : tensor<2xf32>")) ==
+  CHECK(parse_error_of(one_op("", "tensor<2xf32>", "stablehlo.constant dense<> : tensor<2xf32>")) ==
         "t.mlir:3:30: dense<> is empty but tensor<2xf32> has 2 element(s)");
 }
 
 TEST_CASE("unknown attributes are skipped, ops outside the set are refused by name", "[mlir][forms][errors]") {
   const std::string x = "%x: tensor<2x3xf32>";
-  CHECK(error_of(one_op(x, "tensor<2x3xf32>", "\"stablehlo.fft\"(%x) {fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 3>} : (tensor<2x3xf32>) -> tensor<2x3xf32>")) ==
+  CHECK(parse_error_of(one_op(x, "tensor<2x3xf32>", "\"stablehlo.fft\"(%x) {fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 3>} : (tensor<2x3xf32>) -> tensor<2x3xf32>")) ==
         "t.mlir:3:11: unsupported op 'stablehlo.fft'");
-  CHECK(error_of(one_op(x, "tensor<2x3xf32>", "stablehlo.cholesky %x, lower = true : tensor<2x3xf32>")) ==
+  CHECK(parse_error_of(one_op(x, "tensor<2x3xf32>", "stablehlo.cholesky %x, lower = true : tensor<2x3xf32>")) ==
         "t.mlir:3:11: unsupported op 'stablehlo.cholesky'");
-  CHECK(error_of(one_op(x, "tensor<2x3xf32>", "chlo.erf %x : tensor<2x3xf32>")) == "t.mlir:3:11: unsupported op 'chlo.erf'");
+  CHECK(parse_error_of(one_op(x, "tensor<2x3xf32>", "chlo.erf %x : tensor<2x3xf32>")) == "t.mlir:3:11: unsupported op 'chlo.erf'");
   // Skipped metadata of any nesting; the control is the same op with a broken value.
   const std::string meta = "\"stablehlo.negate\"(%x) {mhlo.sharding = \"{devices=[2,1]<=[2]}\", sdy.sharding = #sdy.sharding<@mesh, [{\"x\"}, {}]>, "
                            "result_layouts = [dense<[0, 1]> : tensor<2xindex>], fn = (tensor<f32>) -> tensor<f32>, flag} : (tensor<2x3xf32>) -> tensor<2x3xf32>";
-  CHECK(error_of(one_op(x, "tensor<2x3xf32>", meta)) == "");
+  CHECK(parse_error_of(one_op(x, "tensor<2x3xf32>", meta)) == "");
   std::string broken = meta;
   broken.replace(broken.find("[{\"x\"}, {}]"), 11, "[{\"x\"}, {]");
-  CHECK(error_of(one_op(x, "tensor<2x3xf32>", broken)).find("unbalanced") != std::string::npos);
+  CHECK(parse_error_of(one_op(x, "tensor<2x3xf32>", broken)).find("unbalanced") != std::string::npos);
   // Missing and malformed attributes: located, each beside a control that parses.
-  CHECK(error_of(one_op(x, "tensor<3x2xf32>", "\"stablehlo.transpose\"(%x) : (tensor<2x3xf32>) -> tensor<3x2xf32>")) ==
+  CHECK(parse_error_of(one_op(x, "tensor<3x2xf32>", "\"stablehlo.transpose\"(%x) : (tensor<2x3xf32>) -> tensor<3x2xf32>")) ==
         "t.mlir:3:11: stablehlo.transpose needs the attribute 'permutation'");
-  CHECK(error_of(one_op(x, "tensor<3x2xf32>", "\"stablehlo.transpose\"(%x) {permutation = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>")) == "");
-  CHECK(error_of(one_op(x, "tensor<3x2xf32>", "\"stablehlo.transpose\"(%x) {permutation = array<i64: 1, 0} : (tensor<2x3xf32>) -> tensor<3x2xf32>")) ==
+  CHECK(parse_error_of(one_op(x, "tensor<3x2xf32>", "\"stablehlo.transpose\"(%x) {permutation = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>")) == "");
+  CHECK(parse_error_of(one_op(x, "tensor<3x2xf32>", "\"stablehlo.transpose\"(%x) {permutation = array<i64: 1, 0} : (tensor<2x3xf32>) -> tensor<3x2xf32>")) ==
         "t.mlir:3:67: expected '>' or ',' '>', found '}'");
-  CHECK(error_of(one_op(x, "tensor<3x2xf32>", "\"stablehlo.transpose\"(%x) {permutation = dense<[1, 0]> : tensor<2xf32>} : (tensor<2x3xf32>) -> tensor<3x2xf32>")) ==
+  CHECK(parse_error_of(one_op(x, "tensor<3x2xf32>", "\"stablehlo.transpose\"(%x) {permutation = dense<[1, 0]> : tensor<2xf32>} : (tensor<2x3xf32>) -> tensor<3x2xf32>")) ==
         "t.mlir:3:52: an integer list must have a rank-1 i64 type, found tensor<2xf32>");
-  CHECK(error_of(one_op(x, "tensor<3x2xf32>", "\"stablehlo.transpose\"(%x) {permutation = array<i64: 1, 0>, permutation = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>")) ==
+  CHECK(parse_error_of(one_op(x, "tensor<3x2xf32>", "\"stablehlo.transpose\"(%x) {permutation = array<i64: 1, 0>, permutation = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>")) ==
         "t.mlir:3:70: attribute 'permutation' is given twice");
-  CHECK(error_of(one_op(x, "tensor<2x3xf32>", "\"stablehlo.add\"(%x, %x) ({\n^bb0(%a: tensor<f32>):\n  stablehlo.return %a : tensor<f32>\n}) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>")) ==
+  CHECK(parse_error_of(one_op(x, "tensor<2x3xf32>", "\"stablehlo.add\"(%x, %x) ({\n^bb0(%a: tensor<f32>):\n  stablehlo.return %a : tensor<f32>\n}) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>")) ==
         "t.mlir:3:5: stablehlo.add takes no regions");
-  CHECK(error_of(one_op(x, "tensor<2x3xi1>", "stablehlo.compare LT, %x, %x : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>")) == "");
-  CHECK(error_of(one_op(x, "tensor<2x3xi1>", "\"stablehlo.compare\"(%x, %x) {comparison_direction = #stablehlo<comparison_type LT>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>")) ==
+  CHECK(parse_error_of(one_op(x, "tensor<2x3xi1>", "stablehlo.compare LT, %x, %x : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>")) == "");
+  CHECK(parse_error_of(one_op(x, "tensor<2x3xi1>", "\"stablehlo.compare\"(%x, %x) {comparison_direction = #stablehlo<comparison_type LT>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>")) ==
         "t.mlir:3:74: expected #stablehlo<comparison_direction ...>, found #stablehlo<comparison_type ...>");
 }
 
@@ -378,19 +370,19 @@ TEST_CASE("no internal error on any prefix or one-byte change of the new forms",
                   "      ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n        %s = stablehlo.add %a, %b : tensor<f32>\n"
                   "        \"stablehlo.return\"(%s) : (tensor<f32>) -> ()\n    }) : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>\n",
                   "%r");
-  REQUIRE(error_of(text) == "");  // the control: the whole text parses
+  REQUIRE(parse_error_of(text) == "");  // the control: the whole text parses
   int errors = 0;
   const std::string replacements = "\"<>{}[](),:=#%@x0 \n";
   for (std::size_t cut = 0; cut < text.size(); ++cut) {
     INFO("prefix of " << cut << " bytes");
     std::string shown;
-    CHECK_NOTHROW(shown = error_of(text.substr(0, cut)));
+    CHECK_NOTHROW(shown = parse_error_of(text.substr(0, cut)));
     errors += !shown.empty();
     for (char c : {replacements[cut % replacements.size()], replacements[(cut * 7 + 3) % replacements.size()]}) {
       std::string changed = text;
       changed[cut] = c;
       INFO("byte " << cut << " changed to '" << c << "'");
-      CHECK_NOTHROW(error_of(changed));
+      CHECK_NOTHROW(parse_error_of(changed));
     }
   }
   // Every proper prefix but the one without the final line break is an error with a message.

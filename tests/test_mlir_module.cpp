@@ -3,23 +3,16 @@
 #include <catch2/catch.hpp>
 
 #include "ast/mlir_parse.hpp"
+#include "tests/support.hpp"
 #include "ast/mlir_print.hpp"
 #include "interp/domain/domain_spec.hpp"
 #include "interp/run.hpp"
 #include "oracle/check_dialect.hpp"
 
 using namespace shlo;
+using shlo::test::parse_error_of;
 
 namespace {
-
-std::string error_of(const std::string& text) {
-  try {
-    parse_module(text, "t.mlir");
-  } catch (const ParseError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 // A JAX-style module: attributes, a public main with argument and result attributes, a
 // private helper with two results used through a pack, and func.return.
@@ -123,17 +116,17 @@ TEST_CASE("calls: located errors for bad calls, uses and recursion", "[mlir_modu
   const std::string callee = "func.func private @two() -> (tensor<f32>, tensor<f32>) {\n  %c = stablehlo.constant dense<1.0> : tensor<f32>\n"
                              "  return %c, %c : tensor<f32>, tensor<f32>\n}\n";
   auto with_main = [&](const std::string& body) { return "func.func @main() {\n" + body + "  return\n}\n" + callee; };
-  CHECK(error_of(with_main("  %0:2 = call @nothing() : () -> (tensor<f32>, tensor<f32>)\n")) ==
+  CHECK(parse_error_of(with_main("  %0:2 = call @nothing() : () -> (tensor<f32>, tensor<f32>)\n")) ==
         "t.mlir:2:3: call to undefined function @nothing");
-  CHECK(error_of(with_main("  %0:2 = call @two() : () -> tensor<f32>\n")) ==
+  CHECK(parse_error_of(with_main("  %0:2 = call @two() : () -> tensor<f32>\n")) ==
         "t.mlir:2:3: the call defines 2 value(s) but its type has 1 result(s)");
-  CHECK(error_of(with_main("  %0 = call @two() : () -> tensor<f32>\n")).find("@two returns (tensor<f32>, tensor<f32>)") != std::string::npos);
-  CHECK(error_of(with_main("  %0:2 = call @two() : () -> (tensor<f32>, tensor<f32>)\n  %1 = stablehlo.negate %0 : tensor<f32>\n")) ==
+  CHECK(parse_error_of(with_main("  %0 = call @two() : () -> tensor<f32>\n")).find("@two returns (tensor<f32>, tensor<f32>)") != std::string::npos);
+  CHECK(parse_error_of(with_main("  %0:2 = call @two() : () -> (tensor<f32>, tensor<f32>)\n  %1 = stablehlo.negate %0 : tensor<f32>\n")) ==
         "t.mlir:3:25: %0 has several results: use %0#0, %0#1, ...");
-  CHECK(error_of(with_main("  %0:2 = call @two() : () -> (tensor<f32>, tensor<f32>)\n  %1 = stablehlo.negate %0#2 : tensor<f32>\n")) ==
+  CHECK(parse_error_of(with_main("  %0:2 = call @two() : () -> (tensor<f32>, tensor<f32>)\n  %1 = stablehlo.negate %0#2 : tensor<f32>\n")) ==
         "t.mlir:3:25: use of undefined value %0#2 (result number out of range)");
-  CHECK(error_of(with_main("  %0:2 = call @two() : () -> (tensor<f32>, tensor<f32>)\n  %1 = stablehlo.negate %0#1 : tensor<f32>\n")).empty());
-  CHECK(error_of("func.func @f() {\n  return\n}\nfunc.func @f() {\n  return\n}\n") ==
+  CHECK(parse_error_of(with_main("  %0:2 = call @two() : () -> (tensor<f32>, tensor<f32>)\n  %1 = stablehlo.negate %0#1 : tensor<f32>\n")).empty());
+  CHECK(parse_error_of("func.func @f() {\n  return\n}\nfunc.func @f() {\n  return\n}\n") ==
         "t.mlir:4:1: redefinition of function @f (first defined at line 1)");
 
   // Recursion parses (the callee exists) but a run stops at the depth guard, located.
