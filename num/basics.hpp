@@ -26,6 +26,20 @@ CompareDirection parse_compare_direction(std::string_view s);
 /// A three-valued truth: an interval comparison of overlapping enclosures is Undecided.
 enum class Tri { False, True, Undecided };
 inline Tri tri(bool b) { return b ? Tri::True : Tri::False; }
+/// `a d b` for values with C++'s built-in comparisons (IEEE floats: NaN is unordered, so only NE
+/// holds; integers). One definition for every domain whose scalars compare natively.
+template <class T>
+Tri compare_ordered(CompareDirection d, const T& a, const T& b) {
+  switch (d) {
+    case CompareDirection::EQ: return tri(a == b);
+    case CompareDirection::NE: return tri(a != b);
+    case CompareDirection::LT: return tri(a < b);
+    case CompareDirection::LE: return tri(a <= b);
+    case CompareDirection::GT: return tri(a > b);
+    case CompareDirection::GE: return tri(a >= b);
+  }
+  return Tri::Undecided;
+}
 const char* to_string(Tri t);
 
 /// The IEEE binary format a hex bit pattern is read in (the element type of the tensor).

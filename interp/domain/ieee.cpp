@@ -96,15 +96,7 @@ T IeeeDomain<T>::logistic(T a) const {
 
 template <class T>
 Tri IeeeDomain<T>::compare(CompareDirection d, T a, T b) const {
-  switch (d) {
-    case CompareDirection::EQ: return tri(a == b);
-    case CompareDirection::NE: return tri(a != b);
-    case CompareDirection::LT: return tri(a < b);
-    case CompareDirection::LE: return tri(a <= b);
-    case CompareDirection::GT: return tri(a > b);
-    case CompareDirection::GE: return tri(a >= b);
-  }
-  return Tri::Undecided;
+  return compare_ordered(d, a, b);
 }
 
 template class IeeeDomain<float>;

@@ -2,23 +2,6 @@
 
 namespace shlo {
 
-namespace {
-
-template <class T>
-Tri compare_values(CompareDirection d, T a, T b) {
-  switch (d) {
-    case CompareDirection::EQ: return tri(a == b);
-    case CompareDirection::NE: return tri(a != b);
-    case CompareDirection::LT: return tri(a < b);
-    case CompareDirection::LE: return tri(a <= b);
-    case CompareDirection::GT: return tri(a > b);
-    case CompareDirection::GE: return tri(a >= b);
-  }
-  return Tri::Undecided;
-}
-
-}  // namespace
-
 IntegerDomain::Scalar IntegerDomain::from_rational(const Rational& q) const {
   if (denominator(q) != 1) throw DomainError(name() + ": " + q.str() + " is not an integer");
   Integer n = numerator(q) % (Integer(1) << 64);
@@ -60,8 +43,8 @@ IntegerDomain::Scalar IntegerDomain::pow(Scalar base, Scalar exponent) const {
 }
 
 Tri IntegerDomain::compare(CompareDirection d, Scalar a, Scalar b) const {
-  if (signed_) return compare_values(d, static_cast<std::int64_t>(a), static_cast<std::int64_t>(b));
-  return compare_values(d, a, b);
+  if (signed_) return compare_ordered(d, static_cast<std::int64_t>(a), static_cast<std::int64_t>(b));
+  return compare_ordered(d, a, b);
 }
 
 BoolDomain::Scalar BoolDomain::from_literal(std::string_view text) const {
@@ -70,6 +53,6 @@ BoolDomain::Scalar BoolDomain::from_literal(std::string_view text) const {
   throw DomainError("an i1 literal must be true or false, found '" + std::string(text) + "'");
 }
 
-Tri BoolDomain::compare(CompareDirection d, Scalar a, Scalar b) const { return compare_values(d, a & 1, b & 1); }
+Tri BoolDomain::compare(CompareDirection d, Scalar a, Scalar b) const { return compare_ordered(d, a & 1, b & 1); }
 
 }  // namespace shlo
