@@ -142,7 +142,7 @@ BoundScalar BoundDomain::result(Iv x, Iv r, Iv rp, double ulps, std::uint8_t fla
   Scalar s;
   s.lo = x.lo;
   s.hi = x.hi;
-  s.flags = static_cast<std::uint8_t>(flags & ~(kOpenSum | kBranchGap));
+  s.flags = static_cast<std::uint8_t>(flags & ~(kOpenSum | kBranchGap | kShared));  // a new value: not a copy
   s.events = events + 1;  // the operands' statistical bounds used as plain bounds: an event
   if (x.lo == x.hi && r.lo == r.hi && x.lo == r.lo && std::isinf(x.lo)) return s;  // an exact infinity (max-pool padding) stays exact
   // One tier's bound from the image of the widened operands: infinite when that image is, or
@@ -340,7 +340,7 @@ BoundScalar BoundDomain::unknown(std::uint8_t flags) const {
   s.hi = kInf;
   s.err = kInf;
   s.pdet = std::numeric_limits<float>::infinity();
-  s.flags = static_cast<std::uint8_t>((flags & ~(kOpenSum | kBranchGap)) | kUnbounded);
+  s.flags = static_cast<std::uint8_t>((flags & ~(kOpenSum | kBranchGap | kShared)) | kUnbounded);
   if (!(flags & kUnbounded)) note_unbounded();
   return s;
 }
@@ -410,9 +410,7 @@ BoundDomain::Closed BoundDomain::close_sum(const Scalar& a) const {
   return out;
 }
 
-BoundScalar BoundDomain::closed(const Scalar& a) const {
-  if (!(a.flags & kOpenSum)) return a;
-  const Closed c = close(a);
+BoundScalar BoundDomain::from_closed(const Closed& c, std::uint8_t flags) const {
   Scalar s;
   s.lo = c.x.lo;
   s.hi = c.x.hi;
@@ -420,8 +418,14 @@ BoundScalar BoundDomain::closed(const Scalar& a) const {
   s.pdet = up_float(c.pdet);
   s.st = ClosedStat{c.sigma, 0, 0, 0, 0};
   s.events = c.events;
-  s.flags = static_cast<std::uint8_t>((a.flags & ~kOpenSum) | (c.err == kInf ? kUnbounded : 0));
+  s.flags = static_cast<std::uint8_t>((flags & ~(kOpenSum | kBranchGap)) | (c.err == kInf ? kUnbounded : 0));
   return s;
+}
+
+BoundScalar BoundDomain::closed(const Scalar& a) const {
+  if (!(a.flags & kOpenSum)) return a;
+  // A shared open sum stays shared (its copies still share one error): its sigma as computed.
+  return from_closed(a.flags & kShared ? close_sum(a) : close(a), a.flags);
 }
 
 void BoundDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C, std::int64_t M, std::int64_t K, std::int64_t N) const {
@@ -441,7 +445,7 @@ void BoundDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C,
   for (std::int64_t m = 0; m < M; ++m)
     for (std::int64_t n = 0; n < N; ++n) {
       Scalar& c = C[m * N + n];
-      if (!(c.flags & kOpenSum)) c = opened(c);
+      c = as_open_sum(c);
       c.flags |= row_flags[static_cast<std::size_t>(m)] | column_flags[static_cast<std::size_t>(n)];
     }
   constexpr std::int64_t kTile = 64;  // a K x 64 block of B stays in cache across the rows
@@ -459,7 +463,7 @@ void BoundDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C,
 }
 
 BoundScalar BoundDomain::accumulate(const Scalar& acc_in, const Scalar& x) const {
-  Scalar acc = acc_in.flags & kOpenSum ? acc_in : opened(acc_in);
+  Scalar acc = as_open_sum(acc_in);
   const Closed cx = close(x);
   acc.flags |= x.flags & (kMayFlip | kUnbounded);
   const double m = mag(cx.x);

@@ -35,6 +35,10 @@
 // standard statistical model of rounding does (their first-order parts
 // are mean-zero combinations of earlier roundings; terms that share an upstream rounding are
 // correlated, which the model neglects: the tests check honest evaluations against it).
+// One correlation is certain and not neglected: copies of one value (broadcast_in_dim marks
+// them kShared) share their error exactly, so n copies in one sum would make n times the
+// error where the quadrature allows sqrt(n). A shared value enters every op with its random
+// part closed to a plain bound (pdet = perr, sigma = 0: an event), which sums linearly.
 // Each use of a lambda * sigma bound as a plain bound (an op that is not linear, a product's
 // second-order term, the verdict itself) may fail with probability event_risk(): an "event".
 // Each value counts the events it depends on (an over-count where paths join).
@@ -76,7 +80,7 @@ struct Iv {
   double lo = 0, hi = 0;
 };
 
-enum BoundFlag : std::uint8_t { kMayFlip = 1, kUnbounded = 2, kOpenSum = 4, kBranchGap = 8 };
+enum BoundFlag : std::uint8_t { kMayFlip = 1, kUnbounded = 2, kOpenSum = 4, kBranchGap = 8, kShared = 16 };
 
 /// An open sum's running totals (kOpenSum): round-to-nearest sums of the terms' magnitudes
 /// (abssum, for the double rounding of the enclosure sums), of bounds f_i on |computed term|
@@ -112,6 +116,9 @@ struct BoundScalar {
   std::uint32_t terms = 0;  // open sum: number of nonzero terms
   std::uint8_t flags = 0;
 };
+
+/// broadcast_in_dim's hook: the element is one of several copies of one value (kShared).
+inline void mark_replicated(BoundScalar& x) { x.flags |= kShared; }
 
 /// Pred bits the bound domain's compare writes (other domains write 0 or 1): bit 0 the
 /// comparison of the exact values (its best guess when undecided), bit 1 "the float
@@ -241,7 +248,14 @@ class BoundDomain {
   };
   ProductOperand product_operand(const Scalar& a) const;  // closed, and reduced (TF32, bf16) under those profiles
   void add_product(Scalar& acc, const ProductOperand& a, const ProductOperand& b) const;
+  /// The value as a sum's running accumulator: itself when already an open sum of its own,
+  /// else a sum whose first term it is (a shared value with its random part closed).
+  Scalar as_open_sum(const Scalar& acc) const;
   static Scalar opened(const Scalar& closed_value);
+  /// A shared value's random part as a plain bound (see the header); others as they are.
+  Closed unshared(const Closed& c, std::uint8_t flags) const;
+  /// A closed scalar from closed parts, with `flags` (but kOpenSum).
+  Scalar from_closed(const Closed& c, std::uint8_t flags) const;
   void note_unbounded() const { unbounded_made_->store(true, std::memory_order_relaxed); }
   FloatProfile profile_;
   double product_floor_;  // a product's underflow (or flush) error, at most
@@ -282,9 +296,19 @@ inline BoundDomain::Closed BoundDomain::closed_value(Iv x, double err, double pd
   return {x, err, pdet, sigma, std::min(err, bound_detail::up_sum(pdet, bound_detail::up_mul(lambda_, sigma))), events};
 }
 
+inline BoundDomain::Closed BoundDomain::unshared(const Closed& c, std::uint8_t flags) const {
+  if (!(flags & kShared) || c.sigma == 0) return c;
+  return {c.x, c.err, c.perr, 0, c.perr, c.events + 1};
+}
+
 inline BoundDomain::Closed BoundDomain::close(const Scalar& a) const {
-  if (!(a.flags & kOpenSum)) return closed_value({a.lo, a.hi}, a.err, a.pdet, a.st.sigma, a.events);
-  return close_sum(a);
+  if (!(a.flags & kOpenSum)) return unshared(closed_value({a.lo, a.hi}, a.err, a.pdet, a.st.sigma, a.events), a.flags);
+  return unshared(close_sum(a), a.flags);
+}
+
+inline BoundScalar BoundDomain::as_open_sum(const Scalar& acc) const {
+  if ((acc.flags & (kOpenSum | kShared)) == kOpenSum) return acc;
+  return opened(acc.flags & kShared ? from_closed(close(acc), acc.flags & ~kShared) : acc);
 }
 
 inline Iv BoundDomain::widened(Iv x, double e) {
@@ -331,7 +355,7 @@ inline void BoundDomain::add_product(Scalar& s, const ProductOperand& a, const P
 }
 
 inline void BoundDomain::mac(Scalar& acc, const Scalar& a, const Scalar& b) const {
-  if (!(acc.flags & kOpenSum)) acc = opened(acc);
+  acc = as_open_sum(acc);
   acc.flags |= (a.flags | b.flags) & (kMayFlip | kUnbounded);
   add_product(acc, product_operand(a), product_operand(b));
 }

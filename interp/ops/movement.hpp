@@ -42,7 +42,13 @@ Tensor<E> broadcast_in_dim(const Tensor<E>& operand, const Shape& result_shape, 
   std::vector<std::int64_t> strides(result_shape.size(), 0);
   for (std::size_t i = 0; i < dims.size(); ++i)
     strides[static_cast<std::size_t>(dims[i])] = operand.shape[i] == 1 ? 0 : in_strides[i];
-  return gather_strided(operand, result_shape, strides, 0);
+  Tensor<E> result = gather_strided(operand, result_shape, strides, 0);
+  // Elements that track their rounding errors (the bound domain) learn that they are now
+  // copies of one another, whose errors are one error, not independent ones.
+  if constexpr (requires(E& x) { mark_replicated(x); })
+    if (result.size() > operand.size())
+      for (auto& x : result.data) mark_replicated(x);
+  return result;
 }
 
 // #reshape: row-major order is kept.
