@@ -7,6 +7,7 @@
 
 #include "ast/mlir_print.hpp"
 #include "interp/memory.hpp"
+#include "num/integer_literal.hpp"
 #include "oracle/check_dialect.hpp"
 #include "tests/support.hpp"
 
@@ -211,4 +212,26 @@ TEST_CASE("the memory estimate keeps values that a later call or check reads, an
 )",
                                         "recursive.mlir");
   CHECK(estimate_peak_memory(recursive, 4, 1).peak_bytes == 32);  // %x and %y, then %y and %r
+}
+
+TEST_CASE("integer literals with leading zeros are decimal, as MLIR reads them", "[s22_parse][int_types]") {
+  // Found by the parse fuzzer on the spec files: GMP read "010" as octal 8 (a silent wrong
+  // value) and refused "08" with an exception that was not a located error.
+  CHECK(parse_integer_literal("010", 32, true) == 10);
+  CHECK(parse_integer_literal("08", 32, true) == 8);
+  CHECK(static_cast<std::int64_t>(parse_integer_literal("-007", 64, true)) == -7);
+  CHECK(parse_integer_literal("000", 8, false) == 0);
+  CHECK(parse_integer_literal("0x10", 32, true) == 16);  // control: hex stays hex
+  const char* const text = R"(func.func @main() {
+  %a = stablehlo.constant dense<[010, 08, -007]> : tensor<3xi32>
+  check.expect_eq_const %a, dense<[10, 8, -7]> : tensor<3xi32>
+  func.return
+}
+)";
+  const auto outcomes = run_test_file(text, "zeros.mlir", parse_domain("exact"));
+  REQUIRE(outcomes.size() == 1);
+  CHECK(outcomes[0].status == TestOutcome::Status::Pass);
+  const auto octal = run_test_file(replace_once(text, "dense<[10, 8, -7]>", "dense<[8, 8, -7]>"), "zeros.mlir", parse_domain("exact"));
+  REQUIRE(octal.size() == 1);
+  CHECK(octal[0].detail == "check.expect_eq_const at line 3: index [0], got 10, expected 8");
 }
