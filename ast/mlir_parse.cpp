@@ -290,10 +290,15 @@ void ModuleParser::body_item(std::vector<BodyItem>& body) {
     return;
   }
   if (lex_.peek("%")) {
-    Lexer probe = lex_;  // look past the result names for the op's name: calls are read here
+    // Look past the result names (`%a`, `%a:N`, `%a, %b`) for the op's name: calls are read
+    // here. A pack's count is not judged yet: call() says what is wrong with it.
+    Lexer probe = lex_;
     bool is_call = false;
     try {
-      call_results(probe);
+      do {
+        probe.ssa_name();
+        if (probe.accept(":")) probe.integer();
+      } while (probe.accept(","));
       probe.expect("=");
       is_call = probe.peek("call") || probe.peek("func.call");
     } catch (const ParseError&) {

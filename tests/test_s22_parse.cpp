@@ -81,6 +81,9 @@ TEST_CASE("the calls' and checks' errors are located as before the parser's spli
   CHECK(parse_error_of(kCallAndChecks).empty());  // the control: the text as written parses
   CHECK_THAT(parse_error_of(replace_once(kCallAndChecks, "func.call @twice(%a) : (tensor<2xi32>)", "func.call @twice(%a) : (tensor<2xf32>)")),
              Contains("t.mlir:4:5: the call's operand types (tensor<2xf32>) are not those of its operands (tensor<2xi32>)"));
+  // A call's result pack out of range: named as such (it was read as a multi-result instruction).
+  CHECK_THAT(parse_error_of(replace_once(kCallAndChecks, "%r:2 = func.call", "%r:0 = func.call")),
+             Contains("t.mlir:4:5: a result pack holds 1 to 4096 results, not 0"));
   CHECK_THAT(parse_error_of(replace_once(kCallAndChecks, "%r:2 = func.call", "%r:3 = func.call")),
              Contains("t.mlir:4:5: the call defines 3 value(s) but its type has 2 result(s)"));
   CHECK_THAT(parse_error_of(replace_once(kCallAndChecks, "max_ulp_difference = 0", "tolerance = 0")),
