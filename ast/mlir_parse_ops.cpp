@@ -44,8 +44,16 @@ const std::vector<const char*>& required_attributes(Op op) {
     case Op::Convolution: return convolution;
     case Op::ReduceWindow: return reduce_window;
     case Op::AllReduce: return all_reduce;
-    default: return none;
+    // No attribute to require. Every op is listed, not left to a default, so that
+    // -Werror=switch makes whoever adds an op decide what it requires.
+    case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
+    case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log: case Op::Sqrt:
+    case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Select: case Op::Convert: case Op::Reshape:
+    case Op::SelectAndScatter:
+    SHLO_CASES_INTEGER_AND_MATH_OPS:
+      return none;
   }
+  return none;  // not reached: every enumerator is a case above
 }
 
 // The type part after an op's custom syntax.

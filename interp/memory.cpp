@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <new>
 #include <set>
 #include <sstream>
@@ -30,53 +31,128 @@ std::uint64_t value_bytes(const TensorType& t, std::uint64_t bytes_per_scalar) {
 
 }  // namespace
 
-MemoryEstimate estimate_peak_memory(const Module& m, std::uint64_t bytes_per_scalar, int replicas) {
-  const Function& f = m.function();
-  const auto insts = instructions(f);
-  const auto R = static_cast<std::uint64_t>(replicas < 1 ? 1 : replicas);
-  std::unordered_map<std::string, std::size_t> last_use;
-  for (std::size_t k = 0; k < insts.size(); ++k)
-    for (const auto& name : insts[k]->operands) last_use[name] = k;
-  const std::set<std::string> returned(f.return_values.begin(), f.return_values.end());
+namespace {
 
+// The peaks of the functions of one module, each counting its arguments (live from its
+// start), so that a call adds its callee's peak to the caller's live values: the callee's
+// arguments are copies of the call's operands, as run_function_loop makes them.
+class PeakEstimator {
+ public:
+  PeakEstimator(const Module& m, std::uint64_t bytes_per_scalar, std::uint64_t replicas)
+      : m_(m), bytes_per_scalar_(bytes_per_scalar), replicas_(replicas) {}
+
+  MemoryEstimate peak(const Function& f, bool entry) {
+    auto known = done_.find(&f);
+    if (known != done_.end()) return known->second;
+    in_progress_.insert(&f);
+    MemoryEstimate e = walk(f, entry);
+    in_progress_.erase(&f);
+    done_.emplace(&f, e);
+    return e;
+  }
+
+ private:
   struct Live {
     std::uint64_t bytes;
     std::string label;
   };
-  std::unordered_map<std::string, Live> live;
-  std::uint64_t total = 0;
-  MemoryEstimate best;
-  auto note_peak = [&](const Instruction* at) {
-    if (total <= best.peak_bytes && best.peak_bytes != 0) return;
-    best.peak_bytes = total;
-    best.peak_at = at;
-    best.largest_tensor_bytes = 0;
-    for (const auto& [name, v] : live)
-      if (v.bytes >= best.largest_tensor_bytes) {
-        best.largest_tensor_bytes = v.bytes;
-        best.largest_tensor = v.label;
+
+  MemoryEstimate walk(const Function& f, bool entry) {
+    // The last body item (instruction, call or check) that reads each value: it dies there.
+    std::unordered_map<std::string, std::size_t> last_use;
+    for (std::size_t j = 0; j < f.body.size(); ++j)
+      for (const auto* name : operands_of(f.body[j])) last_use[*name] = j;
+    const std::set<std::string> returned(f.return_values.begin(), f.return_values.end());
+    const std::string where = entry ? "" : " in @" + f.name;
+
+    std::unordered_map<std::string, Live> live;
+    std::uint64_t total = 0;
+    MemoryEstimate best;
+    auto largest_live = [&](MemoryEstimate& e) {
+      e.largest_tensor_bytes = 0;
+      for (const auto& [name, v] : live)
+        if (v.bytes >= e.largest_tensor_bytes) {
+          e.largest_tensor_bytes = v.bytes;
+          e.largest_tensor = v.label;
+        }
+    };
+    auto note_peak = [&](const Instruction* at, const Call* via) {
+      if (total <= best.peak_bytes && best.peak_bytes != 0) return;
+      best.peak_bytes = total;
+      best.peak_at = at;
+      best.peak_call = via;
+      largest_live(best);
+    };
+    auto add = [&](const std::string& name, const TensorType& t) {
+      const std::uint64_t b = saturating_mul(value_bytes(t, bytes_per_scalar_), replicas_);
+      live[name] = {b, name + " : " + to_string(t) + where};
+      total = saturating_add(total, b);
+    };
+    auto free_dead = [&](std::size_t j) {
+      for (const auto* name : operands_of(f.body[j])) {
+        if (last_use[*name] != j || returned.count(*name)) continue;
+        auto it = live.find(*name);
+        if (it == live.end()) continue;
+        total -= it->second.bytes;
+        live.erase(it);
       }
-  };
-  auto add = [&](const std::string& name, const TensorType& t) {
-    const std::uint64_t b = saturating_mul(value_bytes(t, bytes_per_scalar), R);
-    live[name] = {b, name + " : " + to_string(t)};
-    total = saturating_add(total, b);
-  };
-  for (const auto& arg : f.arguments) add(arg.name, arg.type);
-  note_peak(nullptr);
-  for (std::size_t k = 0; k < insts.size(); ++k) {
-    const Instruction& inst = *insts[k];
-    add(inst.result, inst.result_type);  // operands are still live while the result is made
-    note_peak(&inst);
-    for (const auto& name : inst.operands) {
-      if (last_use[name] != k || returned.count(name)) continue;
-      auto it = live.find(name);
-      if (it == live.end()) continue;
-      total -= it->second.bytes;
-      live.erase(it);
+    };
+
+    for (const auto& arg : f.arguments) add(arg.name, arg.type);
+    note_peak(nullptr, nullptr);
+    for (std::size_t j = 0; j < f.body.size(); ++j) {
+      if (const auto* inst = std::get_if<Instruction>(&f.body[j])) {
+        add(inst->result, inst->result_type);  // operands are still live while the result is made
+        note_peak(inst, nullptr);
+      } else if (const auto* call = std::get_if<Call>(&f.body[j])) {
+        // While the callee runs, the caller's values stay live beside the callee's own peak. A
+        // callee already on the way (a recursive call, refused by the run) adds nothing.
+        const Function* callee = find_function(m_, call->callee);
+        if (callee && !in_progress_.count(callee)) {
+          const MemoryEstimate inner = peak(*callee, false);
+          const std::uint64_t during = saturating_add(total, inner.peak_bytes);
+          if (during > best.peak_bytes) {
+            best.peak_bytes = during;
+            best.peak_at = inner.peak_at;
+            best.peak_call = call;
+            largest_live(best);
+            if (inner.largest_tensor_bytes >= best.largest_tensor_bytes) {
+              best.largest_tensor_bytes = inner.largest_tensor_bytes;
+              best.largest_tensor = inner.largest_tensor;
+            }
+          }
+        }
+        for (std::size_t r = 0; r < call->results.size() && r < call->result_types.size(); ++r)
+          add(call->results[r], call->result_types[r]);
+        note_peak(nullptr, call);
+      }
+      free_dead(j);  // a check reads values too: they die at their last reader
     }
+    return best;
   }
-  return best;
+
+  static std::vector<const std::string*> operands_of(const BodyItem& item) {
+    std::vector<const std::string*> out;
+    const std::vector<std::string>* names = nullptr;
+    if (const auto* inst = std::get_if<Instruction>(&item)) names = &inst->operands;
+    else if (const auto* call = std::get_if<Call>(&item)) names = &call->operands;
+    else if (const auto* check = std::get_if<Check>(&item)) names = &check->operands;
+    if (names)
+      for (const auto& name : *names) out.push_back(&name);
+    return out;
+  }
+
+  const Module& m_;
+  std::uint64_t bytes_per_scalar_, replicas_;
+  std::map<const Function*, MemoryEstimate> done_;
+  std::set<const Function*> in_progress_;
+};
+
+}  // namespace
+
+MemoryEstimate estimate_peak_memory(const Module& m, std::uint64_t bytes_per_scalar, int replicas) {
+  const auto R = static_cast<std::uint64_t>(replicas < 1 ? 1 : replicas);
+  return PeakEstimator(m, bytes_per_scalar, R).peak(m.function(), true);
 }
 
 std::string format_bytes(std::uint64_t bytes) {
@@ -97,12 +173,18 @@ void check_memory(const Module& m, const std::string& domain, std::uint64_t byte
                   std::uint64_t limit_bytes, const std::string& limit_source) {
   const MemoryEstimate e = estimate_peak_memory(m, bytes_per_scalar, replicas);
   if (e.peak_bytes <= limit_bytes) return;
-  std::string where = m.file + ": ";
-  if (e.peak_at)
-    where = m.file + ":" + std::to_string(e.peak_at->location.line) + ":" + std::to_string(e.peak_at->location.column) + ": " +
-            e.peak_at->result + " = stablehlo." + op_name(e.peak_at->op) + ": ";
-  else
-    where += "the inputs: ";
+  auto at = [&](Location l) { return m.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.column) + ": "; };
+  std::string where;
+  if (e.peak_call) {  // inside a callee (at one of its instructions), or at the call's results
+    where = at(e.peak_call->location) + "call @" + e.peak_call->callee + ": ";
+    if (e.peak_at)
+      where += "at line " + std::to_string(e.peak_at->location.line) + " inside it (" + e.peak_at->result + " = stablehlo." +
+               op_name(e.peak_at->op) + "), ";
+  } else if (e.peak_at) {
+    where = at(e.peak_at->location) + e.peak_at->result + " = stablehlo." + op_name(e.peak_at->op) + ": ";
+  } else {
+    where = m.file + ": the inputs: ";
+  }
   const std::string estimate = e.peak_bytes == kSaturated ? "more than 16 EiB" : format_bytes(e.peak_bytes);
   throw MemoryLimitError(where + "the live tensors would take " + estimate + " in " + domain + " (" +
                          std::to_string(bytes_per_scalar) + " bytes per scalar, " + std::to_string(replicas) +

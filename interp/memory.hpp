@@ -47,14 +47,16 @@ std::uint64_t scalar_bytes(const D& d) {
 
 struct MemoryEstimate {
   std::uint64_t peak_bytes = 0;
-  const Instruction* peak_at = nullptr;  // the instruction whose result makes the peak; null: the inputs
+  const Instruction* peak_at = nullptr;  // the instruction whose result makes the peak; null: the inputs, or a call's results
+  const Call* peak_call = nullptr;       // the entry function's call during which (peak_at inside the callee) or at whose results the peak is reached
   std::string largest_tensor;            // the largest value live at the peak ("%v3 : tensor<...>")
   std::uint64_t largest_tensor_bytes = 0;
 };
 
 /// The most memory the run holds at once: inputs, then after each instruction the values still
-/// needed (freed after their last use, as run_program does), on `replicas` replicas. Saturates
-/// at UINT64_MAX instead of wrapping.
+/// needed (freed after their last use, as run_program does), on `replicas` replicas. A call
+/// adds its callee's own peak (its arguments, copies of the operands, and its live values) to
+/// the caller's live values, then its results. Saturates at UINT64_MAX instead of wrapping.
 MemoryEstimate estimate_peak_memory(const Module& m, std::uint64_t bytes_per_scalar, int replicas);
 
 /// Throws MemoryLimitError when the estimate exceeds `limit_bytes`: "FILE:L:C: %v = stablehlo.op:

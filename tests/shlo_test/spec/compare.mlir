@@ -1,3 +1,4 @@
+// domains: f32 f64 exact interval:64
 // The spec's example of stablehlo.compare (written in the pretty form). Every function whose
 // name ends in _control must FAIL; every other must PASS.
 func.func @compare_lt_float() {

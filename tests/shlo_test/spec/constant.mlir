@@ -1,3 +1,4 @@
+// domains: f32 f64 exact interval:64
 // The spec's example of stablehlo.constant.
 func.func @constant() {
   %output = stablehlo.constant dense<[[0.0, 1.0], [2.0, 3.0]]> : tensor<2x2xf32>

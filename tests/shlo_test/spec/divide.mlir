@@ -1,3 +1,4 @@
+// domains: f32
 // The spec's example of stablehlo.divide. The spec prints 5.66666651 (that is 17/3) for
 // 17.1 / 3.0; the float32 quotient is 5.70000029 (17.1 is 17.1000004 in float32). The test
 // holds the true quotient; the control holds the spec's printed value and must fail.

@@ -1,3 +1,4 @@
+// domains: f64 interval:64
 // The spec's example of stablehlo.exponential (f64): the spec's values are the doubles
 // nearest e, e^2 and e^3.
 func.func @exponential() {

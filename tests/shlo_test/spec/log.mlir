@@ -1,3 +1,4 @@
+// domains: f64 interval:64
 // The spec's example of stablehlo.log (f64).
 func.func @log() {
   %operand = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf64>

@@ -1,3 +1,4 @@
+// domains: f64 interval:64
 // The spec's example of stablehlo.logistic (f64); the spec prints 8 digits, so the check is
 // expect_almost_eq (absolute tolerance 1e-4, as StableHLO's interpreter tests use it).
 func.func @logistic() {

@@ -1,3 +1,4 @@
+// domains: f32 f64 exact interval:64
 // The spec's example of stablehlo.rsqrt (f32). The spec prints 0.33333343 for 1/sqrt(9); the
 // float32 nearest 1/3 is 0.333333343 (0x3EAAAAAB), and 0.33333343 reads as 0x3EAAAAAE, three
 // ULP above it. The spec's digits pass expect_almost_eq (the convention for printed decimals);

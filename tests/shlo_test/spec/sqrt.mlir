@@ -1,3 +1,4 @@
+// domains: f32 f64 exact interval:64
 // The spec's example of stablehlo.sqrt (f32).
 func.func @sqrt() {
   %operand = stablehlo.constant dense<[[0.0, 1.0], [4.0, 9.0]]> : tensor<2x2xf32>

@@ -1,3 +1,4 @@
+// domains: f32 f64 interval:64
 // The spec's example of stablehlo.tanh (f32); the spec prints 8 digits.
 func.func @tanh() {
   %operand = stablehlo.constant dense<[-1.0, 0.0, 1.0]> : tensor<3xf32>

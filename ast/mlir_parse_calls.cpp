@@ -1,0 +1,76 @@
+// Calls between the functions of a module: `%r = call @f(%a) : (T) -> R`, also `func.call`,
+// several results as `%r:2` (used as %r#0, %r#1) or `%a, %b` (docs/mlir-forms.md sections 2-4).
+#include "ast/mlir_parser.hpp"
+
+namespace shlo {
+
+namespace {
+// `%r:N`: far more results than any real op has; bounds the names a hostile N creates.
+constexpr std::int64_t kMaxPackedResults = 4096;
+}  // namespace
+
+std::vector<std::string> ModuleParser::call_results(Lexer& lex) {
+  std::vector<std::string> out;
+  do {
+    lex.skip_space();
+    const Location at = lex.location();
+    const std::string name = lex.ssa_name("a result name");
+    if (lex.accept(":")) {
+      const std::int64_t n = lex.integer("the number of results after ':'");
+      if (n < 1 || n > kMaxPackedResults)
+        lex.fail_at(at, "a result pack holds 1 to " + std::to_string(kMaxPackedResults) + " results, not " + std::to_string(n));
+      for (std::int64_t i = 0; i < n; ++i) out.push_back(name + "#" + std::to_string(i));
+    } else {
+      out.push_back(name);
+    }
+  } while (lex.accept(","));
+  return out;
+}
+
+Call ModuleParser::call() {
+  Call c;
+  lex_.skip_space();
+  c.location = lex_.location();
+  if (lex_.peek("%")) {
+    c.results = call_results(lex_);
+    lex_.expect("=", "'='");
+  }
+  c.func_prefix = lex_.accept("func.call");
+  if (!c.func_prefix) lex_.expect("call", "'call'");
+  lex_.expect("@", "the callee (@name)");
+  c.callee = lex_.identifier("the callee's name");
+  lex_.expect("(", "'(' opening the call's operands");
+  Instruction collected;  // use() gathers the operands' names and types here
+  if (!lex_.peek(")")) {
+    do use(collected); while (lex_.accept(","));
+  }
+  lex_.expect(")", "')' or ','");
+  c.operands = std::move(collected.operands);
+  c.operand_types = std::move(collected.operand_types);
+  lex_.expect(":", "':' and the callee's type (T, ...) -> R");
+  lex_.expect("(", "'(' opening the operand types");
+  std::vector<TensorType> printed;
+  if (!lex_.peek(")")) {
+    do printed.push_back(type()); while (lex_.accept(","));
+  }
+  lex_.expect(")", "')' or ','");
+  if (printed != c.operand_types)
+    lex_.fail_at(c.location, "the call's operand types (" + type_list(printed) + ") are not those of its operands (" +
+                                 type_list(c.operand_types) + ")");
+  lex_.expect("->", "'->' before the result types");
+  bool parenthesized = false;
+  c.result_types = result_types(parenthesized, nullptr);
+  if (c.result_types.size() != c.results.size())
+    lex_.fail_at(c.location, "the call defines " + std::to_string(c.results.size()) + " value(s) but its type has " +
+                                 std::to_string(c.result_types.size()) + " result(s)");
+  for (std::size_t i = 0; i < c.results.size(); ++i) define(c.results[i], c.result_types[i], c.location);
+  return c;
+}
+
+std::string type_list(const std::vector<TensorType>& ts) {
+  std::string s;
+  for (std::size_t i = 0; i < ts.size(); ++i) s += (i ? ", " : "") + to_string(ts[i]);
+  return s;
+}
+
+}  // namespace shlo
