@@ -4,6 +4,9 @@
 # 1-thread run's. A benchmark, not a test: run it by hand on an otherwise idle machine, and
 # record the load average it prints (other work on the cores lowers the speed-up).
 #   bench/threads.sh [FILE] [DOMAIN...]   (default cifar8_train_step.mlir, f64 interval:256)
+# REPS=N runs each thread count N times (interleaved, so that a burst of other work hits
+# every count alike) and reports the best and the median wall time; the speed-up is best over
+# best. CPU is user + system time (system: page faults, file writes) of the best run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 artifacts=${ARTIFACTS:-../shared/artifacts/lean4-mlir}
@@ -13,23 +16,39 @@ domains=("$@")
 [ ${#domains[@]} -gt 0 ] || domains=(f64 interval:256)
 shlo=${SHLO:-build/shlo}
 threads=(${THREADS:-1 2})
+reps=${REPS:-1}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "$(basename "$file"), inputs uniform in [0, 0.01) (seed 1); $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf "%-14s %8s %10s %10s %9s %s\n" domain threads "time (s)" "CPU (s)" speed-up "outputs as with ${threads[0]} thread(s)"
+echo "$(basename "$file"), inputs uniform in [0, 0.01) (seed 1); $(nproc) cores; $reps run(s) each; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf "%-14s %8s %10s %10s %10s %10s %9s %s\n" domain threads "best (s)" "median (s)" "user (s)" "sys (s)" speed-up "outputs as with ${threads[0]} thread(s)"
 for d in "${domains[@]}"; do
+  for ((rep = 0; rep < reps; rep++)); do
+    for t in "${threads[@]}"; do
+      out="$work/$d-$t-$rep"
+      /usr/bin/time -f "%e %U %S" -o "$work/time" "$shlo" run "$file" -d "$d" --threads "$t" --random-inputs 1 --range 0,0.01 --out "$out" \
+        >/dev/null 2>"$work/err" || { cat "$work/err"; exit 1; }
+      cat "$work/time" >>"$work/times-$d-$t"
+      # Every run's outputs against the first run of the first count; then only its are kept.
+      if [ "$t" != "${threads[0]}" ] || [ "$rep" -gt 0 ]; then
+        diff -rq "$work/$d-${threads[0]}-0" "$out" >/dev/null && echo identical >>"$work/same-$d-$t" || echo DIFFERENT >>"$work/same-$d-$t"
+        rm -rf "$out"
+      fi
+    done
+  done
   base=""
   for t in "${threads[@]}"; do
-    out="$work/$d-$t"
-    /usr/bin/time -f "%e %U" -o "$work/time" "$shlo" run "$file" -d "$d" --threads "$t" --random-inputs 1 --range 0,0.01 --out "$out" \
-      >/dev/null 2>"$work/err" || { cat "$work/err"; exit 1; }
-    read -r seconds cpu <"$work/time"
-    if [ -z "$base" ]; then
-      base=$seconds; same="(reference)"
+    read -r best user sys < <(sort -n "$work/times-$d-$t" | head -1)
+    median=$(sort -n "$work/times-$d-$t" | awk '{w[NR] = $1} END {print (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2}')
+    [ -n "$base" ] || base=$best
+    if [ -s "$work/same-$d-$t" ] && grep -q DIFFERENT "$work/same-$d-$t"; then
+      same="DIFFERENT"
+    elif [ "$t" = "${threads[0]}" ]; then
+      same="(reference)"
     else
-      same=$(diff -rq "$work/$d-${threads[0]}" "$out" >/dev/null && echo "identical" || echo "DIFFERENT")
+      same="identical"
     fi
-    printf "%-14s %8s %10.2f %10.2f %9.2f %s\n" "$d" "$t" "$seconds" "$cpu" "$(awk -v a="$base" -v b="$seconds" 'BEGIN{print a/b}')" "$same"
+    printf "%-14s %8s %10.2f %10.2f %10.2f %10.2f %9.2f %s\n" "$d" "$t" "$best" "$median" "$user" "$sys" \
+      "$(awk -v a="$base" -v b="$best" 'BEGIN{print a/b}')" "$same"
   done
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

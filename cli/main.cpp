@@ -17,6 +17,7 @@
 
 int main(int argc, char** argv) {
   shlo::install_throwing_gmp_allocator();  // before any GMP value exists: out of memory is an error, not an abort
+  shlo::keep_freed_memory_for_reuse();
   CLI::App app{
       "shlo-oracle: an exact and certified interpreter and differential tester for SHlo,\n"
       "the StableHLO subset whose meaning is defined in a Lean 4 project.\n\n"

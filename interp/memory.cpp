@@ -1,5 +1,6 @@
 #include "interp/memory.hpp"
 
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -9,6 +10,10 @@
 #include <set>
 #include <sstream>
 #include <unordered_map>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 namespace shlo {
 
@@ -238,5 +243,12 @@ void gmp_free(void* p, std::size_t) { std::free(p); }
 }  // namespace
 
 void install_throwing_gmp_allocator() { mp_set_memory_functions(gmp_allocate, gmp_reallocate, gmp_free); }
+
+void keep_freed_memory_for_reuse() {
+#ifdef __GLIBC__
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest: tensors up to 32 MiB come from the heap
+  mallopt(M_TRIM_THRESHOLD, INT_MAX);   // and freed heap memory is never handed back
+#endif
+}
 
 }  // namespace shlo

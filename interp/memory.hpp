@@ -75,4 +75,11 @@ std::string format_bytes(std::uint64_t bytes);
 /// std::bad_alloc on failure, so that running out of memory is a clean error, not an abort.
 void install_throwing_gmp_allocator();
 
+/// Keeps freed memory in the process for the next tensor instead of returning it to the
+/// system (glibc's malloc; nothing elsewhere). A run frees and allocates tensors of the same
+/// sizes op after op: returned memory comes back as fresh pages, each one a page fault and
+/// zeroed by the kernel on one thread, which was a tenth of a short f64 run. The process keeps
+/// its peak size until it exits: for the shlo command, not for a library's host process.
+void keep_freed_memory_for_reuse();
+
 }  // namespace shlo

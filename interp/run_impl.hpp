@@ -102,10 +102,11 @@ struct DomainBackend {
   // #all_reduce: one group's values combined in increasing replica id.
   Value<D> fold(Op body, const std::vector<const Value<D>*>& in_order) const {
     using T = Tensor<S<D>>;
-    T acc = std::get<T>(*in_order[0]);
+    T acc(std::get<T>(*in_order[0]).shape, copied(std::get<T>(*in_order[0]).data));
     for (std::size_t k = 1; k < in_order.size(); ++k) {
       const T& x = std::get<T>(*in_order[k]);
-      for_each_element(acc.shape, acc.size(), [&](std::int64_t i) { acc[i] = combine(d, body, acc[i], x[i]); });
+      parallel_for_elements(acc.shape, acc.size(), [&](std::int64_t i) { acc[i] = combine(d, body, acc[i], x[i]); },
+                            kElementwiseGrain<S<D>>);
     }
     return acc;
   }

@@ -2,6 +2,7 @@
 // and the scalar combiners that region bodies reduce to.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <stdexcept>
@@ -93,6 +94,43 @@ void parallel_for_elements(const Shape& shape, std::int64_t n, F&& f, std::int64
 /// costs nanoseconds, an arbitrary-precision one microseconds.
 template <class S>
 inline constexpr std::int64_t kElementwiseGrain = std::is_floating_point_v<S> ? (1 << 15) : 256;
+
+/// Elements below which a copy or fill of element type E stays on one thread: a machine word
+/// copies in a nanosecond, an arbitrary-precision number allocates.
+template <class E>
+inline constexpr std::int64_t kCopyGrain = std::is_trivially_copyable_v<E> ? (1 << 15) : 256;
+
+/// Calls f(begin, end) on contiguous ranges that together cover [0, n) once, one range per
+/// thread when n is at least `min_elements` (else f(0, n) on this thread). For copies, fills
+/// and gathers whose elements are independent and cannot fail: each element is written by
+/// exactly one call, so the result does not depend on the thread count.
+template <class F>
+void parallel_for_ranges(std::int64_t n, F&& f, std::int64_t min_elements) {
+  if (n <= 0) return;
+  const std::int64_t ranges = n < min_elements ? 1 : std::min<std::int64_t>(thread_count(), n);
+  if (ranges == 1) return f(std::int64_t{0}, n);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t r = 0; r < ranges; ++r) f(n * r / ranges, n * (r + 1) / ranges);
+}
+
+/// n copies of `value`, written by the threads when n is large.
+template <class E>
+std::vector<E> filled(std::int64_t n, const E& value) {
+  if (n < kCopyGrain<E> || thread_count() == 1) return std::vector<E>(static_cast<std::size_t>(n), value);
+  std::vector<E> out(static_cast<std::size_t>(n));
+  parallel_for_ranges(n, [&](std::int64_t b, std::int64_t e) { std::fill(out.begin() + b, out.begin() + e, value); }, kCopyGrain<E>);
+  return out;
+}
+
+/// A copy of `in`, written by the threads when it is large.
+template <class E>
+std::vector<E> copied(const std::vector<E>& in) {
+  const auto n = static_cast<std::int64_t>(in.size());
+  if (n < kCopyGrain<E> || thread_count() == 1) return in;
+  std::vector<E> out(in.size());
+  parallel_for_ranges(n, [&](std::int64_t b, std::int64_t e) { std::copy(in.begin() + b, in.begin() + e, out.begin() + b); }, kCopyGrain<E>);
+  return out;
+}
 
 /// The scalar function a region computes, when it is one binary op of its two arguments in
 /// order (`^bb0(%a, %b): %c = stablehlo.add %a, %b; return %c`): every region the printer

@@ -87,17 +87,15 @@ PredTensor compare(const D& d, CompareDirection dir, const T<D>& lhs, const T<D>
 // domain), the element covers both branches.
 template <class D>
 T<D> select(const D& d, const PredTensor& pred, const T<D>& on_true, const T<D>& on_false) {
-  if constexpr (requires { d.select_widened(pred[0], on_true[0], on_false[0]); }) {
-    T<D> out = on_false;
-    for (std::int64_t i = 0; i < out.size(); ++i) out[i] = d.select_widened(pred[pred.rank() == 0 ? 0 : i], on_true[i], on_false[i]);
-    return out;
-  } else {
-    if (pred.rank() == 0) return pred[0] & 1 ? on_true : on_false;
-    T<D> out = on_false;
-    for (std::int64_t i = 0; i < out.size(); ++i)
-      if (pred[i] & 1) out[i] = on_true[i];
-    return out;
-  }
+  const bool whole = pred.rank() == 0;
+  constexpr bool may_flip = requires { d.select_widened(pred[0], on_true[0], on_false[0]); };
+  if (whole && !may_flip) return T<D>(on_false.shape, copied(pred[0] & 1 ? on_true.data : on_false.data));
+  std::vector<typename D::Scalar> out(on_false.data.size());
+  parallel_for_elements(on_false.shape, on_false.size(), [&](std::int64_t i) {
+    if constexpr (may_flip) out[static_cast<std::size_t>(i)] = d.select_widened(pred[whole ? 0 : i], on_true[i], on_false[i]);
+    else out[static_cast<std::size_t>(i)] = pred[i] & 1 ? on_true[i] : on_false[i];
+  }, kElementwiseGrain<typename D::Scalar>);
+  return T<D>(on_false.shape, std::move(out));
 }
 
 }  // namespace shlo::ops

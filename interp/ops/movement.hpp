@@ -14,24 +14,27 @@ namespace shlo::ops {
 
 /// out[i] = in[base + sum_d index_d(i) * strides[d]] over the row-major indices of out_shape:
 /// broadcast (stride 0), transpose (permuted strides), reverse (negative strides), slice.
+/// Large outputs are split into one range per thread, each walking its own odometer.
 template <class E>
 Tensor<E> gather_strided(const Tensor<E>& in, const Shape& out_shape, const std::vector<std::int64_t>& strides,
                          std::int64_t base) {
   const std::int64_t n = num_elements(out_shape);
-  std::vector<E> out;
-  out.reserve(static_cast<std::size_t>(n));
+  std::vector<E> out(static_cast<std::size_t>(n));
   const std::size_t rank = out_shape.size();
-  std::vector<std::int64_t> index(rank, 0);
-  std::int64_t offset = base;
-  for (std::int64_t i = 0; i < n; ++i) {
-    out.push_back(in.data[static_cast<std::size_t>(offset)]);
-    for (std::size_t d = rank; d-- > 0;) {  // odometer, last dimension fastest
-      offset += strides[d];
-      if (++index[d] < out_shape[d]) break;
-      offset -= strides[d] * out_shape[d];
-      index[d] = 0;
+  parallel_for_ranges(n, [&](std::int64_t begin, std::int64_t end) {
+    std::vector<std::int64_t> index = unravel(out_shape, begin);
+    std::int64_t offset = base;
+    for (std::size_t d = 0; d < rank; ++d) offset += index[d] * strides[d];
+    for (std::int64_t i = begin; i < end; ++i) {
+      out[static_cast<std::size_t>(i)] = in.data[static_cast<std::size_t>(offset)];
+      for (std::size_t d = rank; d-- > 0;) {  // odometer, last dimension fastest
+        offset += strides[d];
+        if (++index[d] < out_shape[d]) break;
+        offset -= strides[d] * out_shape[d];
+        index[d] = 0;
+      }
     }
-  }
+  }, kCopyGrain<E>);
   return Tensor<E>(out_shape, std::move(out));
 }
 
@@ -51,11 +54,16 @@ Tensor<E> broadcast_in_dim(const Tensor<E>& operand, const Shape& result_shape, 
   return result;
 }
 
-// #reshape: row-major order is kept.
+// #reshape: row-major order is kept. A dying operand gives its storage; a live one is copied
+// (by the threads when large).
 template <class E>
-Tensor<E> reshape(Tensor<E> operand, const Shape& result_shape) {
+Tensor<E> reshape(Tensor<E>&& operand, const Shape& result_shape) {
   operand.shape = result_shape;
-  return operand;
+  return std::move(operand);
+}
+template <class E>
+Tensor<E> reshape(const Tensor<E>& operand, const Shape& result_shape) {
+  return Tensor<E>(result_shape, copied(operand.data));
 }
 
 // #transpose: result dimension i is operand dimension permutation[i].
@@ -105,6 +113,8 @@ Tensor<E> slice(const Tensor<E>& operand, const std::vector<std::int64_t>& start
 }
 
 // #pad: low/high may be negative (cropping); interior inserts padding between elements.
+// Row by row of the operand's last dimension (one offset computation per row); each output
+// element comes from at most one operand element, so the rows split over the threads.
 template <class E>
 Tensor<E> pad(const Tensor<E>& operand, const E& padding_value, const std::vector<std::int64_t>& low,
               const std::vector<std::int64_t>& high, const std::vector<std::int64_t>& interior) {
@@ -113,36 +123,42 @@ Tensor<E> pad(const Tensor<E>& operand, const E& padding_value, const std::vecto
     const auto n = operand.shape[d];
     shape.push_back(low[d] + (n == 0 ? 0 : (n - 1) * (interior[d] + 1) + 1) + high[d]);
   }
-  Tensor<E> out(shape, padding_value);
   const std::size_t rank = shape.size();
   if (rank == 0) return operand;
+  Tensor<E> out(shape, filled(num_elements(shape), padding_value));
   const auto out_strides = row_major_strides(shape);
-  // Row by row of the operand's last dimension: one offset computation per row.
   const std::int64_t row_len = operand.shape.back(), step = interior.back() + 1;
-  std::vector<std::int64_t> index(rank, 0);  // the operand row's index (last entry unused)
-  for (std::int64_t start = 0; start < operand.size(); start += row_len) {
-    std::int64_t offset = 0;
-    bool inside = true;
-    for (std::size_t d = 0; d + 1 < rank; ++d) {
-      const auto p = low[d] + index[d] * (interior[d] + 1);
-      inside = inside && p >= 0 && p < shape[d];
-      offset += p * out_strides[d];
-    }
-    if (inside) {
-      for (std::int64_t j = 0; j < row_len; ++j) {
-        const auto p = low.back() + j * step;
-        if (p >= 0 && p < shape.back()) out[offset + p] = operand[start + j];
+  if (row_len == 0) return out;
+  const Shape leading(operand.shape.begin(), operand.shape.end() - 1);
+  const std::int64_t rows = operand.size() / row_len;
+  parallel_for_ranges(rows, [&](std::int64_t first_row, std::int64_t end_row) {
+    std::vector<std::int64_t> index = unravel(leading, first_row);  // the operand row's index
+    for (std::int64_t row = first_row; row < end_row; ++row) {
+      std::int64_t offset = 0;
+      bool inside = true;
+      for (std::size_t d = 0; d + 1 < rank; ++d) {
+        const auto p = low[d] + index[d] * (interior[d] + 1);
+        inside = inside && p >= 0 && p < shape[d];
+        offset += p * out_strides[d];
+      }
+      if (inside) {
+        const std::int64_t start = row * row_len;
+        for (std::int64_t j = 0; j < row_len; ++j) {
+          const auto p = low.back() + j * step;
+          if (p >= 0 && p < shape.back()) out[offset + p] = operand[start + j];
+        }
+      }
+      for (std::size_t d = rank - 1; d-- > 0;) {  // odometer over the leading dimensions
+        if (++index[d] < operand.shape[d]) break;
+        index[d] = 0;
       }
     }
-    for (std::size_t d = rank - 1; d-- > 0;) {  // odometer over the leading dimensions
-      if (++index[d] < operand.shape[d]) break;
-      index[d] = 0;
-    }
-  }
+  }, std::max<std::int64_t>(1, kCopyGrain<E> / row_len));
   return out;
 }
 
-// #concatenate
+// #concatenate: per index of the dimensions before `dimension` (outer), each input's block in
+// turn; the outer indices split over the threads.
 template <class E>
 Tensor<E> concatenate(const std::vector<const Tensor<E>*>& inputs, std::int64_t dimension) {
   Shape shape = inputs.at(0)->shape;
@@ -151,14 +167,19 @@ Tensor<E> concatenate(const std::vector<const Tensor<E>*>& inputs, std::int64_t 
   for (const auto* t : inputs) shape[k] += t->shape[k];
   std::int64_t outer = 1;
   for (std::size_t d = 0; d < k; ++d) outer *= shape[d];
-  std::vector<E> out;
-  out.reserve(static_cast<std::size_t>(num_elements(shape)));
-  for (std::int64_t o = 0; o < outer; ++o) {
-    for (const auto* t : inputs) {
-      const std::int64_t block = t->size() / std::max<std::int64_t>(outer, 1);
-      out.insert(out.end(), t->data.begin() + o * block, t->data.begin() + (o + 1) * block);
+  const std::int64_t n = num_elements(shape);
+  std::vector<E> out(static_cast<std::size_t>(n));
+  if (outer == 0 || n == 0) return Tensor<E>(shape, std::move(out));
+  const std::int64_t row = n / outer;  // one outer index's elements, all inputs together
+  parallel_for_ranges(outer, [&](std::int64_t o0, std::int64_t o1) {
+    for (std::int64_t o = o0; o < o1; ++o) {
+      auto dst = out.begin() + o * row;
+      for (const auto* t : inputs) {
+        const std::int64_t block = t->size() / outer;
+        dst = std::copy(t->data.begin() + o * block, t->data.begin() + (o + 1) * block, dst);
+      }
     }
-  }
+  }, std::max<std::int64_t>(1, kCopyGrain<E> / row));
   return Tensor<E>(shape, std::move(out));
 }
 
@@ -189,7 +210,7 @@ Tensor<typename D::Scalar> constant(const D& d, const DenseLiteral& literal, con
     }
     return d.from_literal(text);
   };
-  if (literal.splat) return Tensor<typename D::Scalar>(type.shape, scalar(literal.elements.at(0)));
+  if (literal.splat) return Tensor<typename D::Scalar>(type.shape, filled(num_elements(type.shape), scalar(literal.elements.at(0))));
   std::vector<typename D::Scalar> values;
   for (const auto& e : literal.elements) values.push_back(scalar(e));
   return Tensor<typename D::Scalar>(type.shape, std::move(values));

@@ -103,11 +103,23 @@ inline std::vector<std::int64_t> window_offsets(const WindowGeometry& g, const s
 }
 
 /// Offset of the first element of window `w` (flat over the windows) in a tensor with `strides`.
+/// (Called once per window: it unravels w in place rather than allocating an index.)
 inline std::int64_t window_start(const WindowGeometry& g, const std::vector<std::int64_t>& strides, std::int64_t w) {
-  const auto widx = unravel(g.windows, w);
   std::int64_t off = 0;
-  for (std::size_t d = 0; d < widx.size(); ++d) off += widx[d] * g.strides[d] * strides[d];
+  for (std::size_t d = g.windows.size(); d-- > 0;) {
+    if (g.windows[d] == 0) continue;
+    off += w % g.windows[d] * g.strides[d] * strides[d];
+    w /= g.windows[d];
+  }
   return off;
+}
+
+/// Whether no two windows share an input position (every stride at least the dilated window
+/// extent): then each position receives at most one window's value.
+inline bool windows_disjoint(const WindowGeometry& g) {
+  for (std::size_t d = 0; d < g.window.size(); ++d)
+    if (g.windows[d] > 1 && g.strides[d] < dilated_size(g.window[d], g.window_dilations[d])) return false;
+  return true;
 }
 
 // #reduce_window
@@ -140,8 +152,11 @@ Tensor<typename D::Scalar> reduce_window(const D& d, const Tensor<typename D::Sc
 
 // #select_and_scatter. Padding positions are never selected (the spec leaves their value
 // unspecified; the printer writes no padding here). Two passes, each split over the threads:
-// every source element's selection (independent), then every result element folds the source
-// values sent to it in row-major source order, as the spec's sequential scatter does.
+// every source element's selection (independent, written to its own slots of one flat table,
+// no allocation per element), then every result element folds the source values sent to it
+// in row-major source order, as the spec's sequential scatter does. When the windows are
+// disjoint a result element receives at most one source element's values, so the second pass
+// runs over the sources directly; otherwise the terms are sorted by position first.
 template <class D>
 Tensor<typename D::Scalar> select_and_scatter(const D& d, const Tensor<typename D::Scalar>& operand,
                                               const Tensor<typename D::Scalar>& source, const typename D::Scalar& init,
@@ -157,13 +172,12 @@ Tensor<typename D::Scalar> select_and_scatter(const D& d, const Tensor<typename 
   for (const auto& p : a.padding) padded = padded || p.first != 0 || p.second != 0;
   const auto offsets = window_offsets(g, op_strides);
   const std::int64_t n = num_elements(g.window);
-  // Operand offsets of window s's positions, in window order.
-  auto candidates_of = [&](std::int64_t s) {
-    std::vector<std::int64_t> candidates;
+  // Calls visit(operand offset) for window s's positions inside the operand, in window order.
+  auto for_each_candidate = [&](std::int64_t s, auto&& visit) {
     if (!padded) {
       const std::int64_t start = window_start(g, op_strides, s);
-      for (auto off : offsets) candidates.push_back(start + off);
-      return candidates;
+      for (auto off : offsets) visit(start + off);
+      return;
     }
     const auto widx = unravel(source.shape, s);
     for (std::int64_t k = 0; k < n; ++k) {
@@ -175,49 +189,76 @@ Tensor<typename D::Scalar> select_and_scatter(const D& d, const Tensor<typename 
         inside = inside && p >= 0 && p < operand.shape[dim];
         off += p * op_strides[dim];
       }
-      if (inside) candidates.push_back(off);
+      if (inside) visit(off);
     }
-    return candidates;
   };
-  // 1. Per source element, the positions it is sent to (and, in the bound domain, as what).
+  // 1. Per source element, the positions it is sent to (and, in the bound domain, as what):
+  //    slots s*per .. s*per+count[s]-1 of `sent`.
   struct Sent {
-    std::int64_t position;
+    std::int64_t position = -1;
     std::uint8_t exact = 1, floating = 1;
   };
-  std::vector<std::vector<Sent>> sent(static_cast<std::size_t>(source.size()));
+  const std::int64_t per = may_flip ? n : 1;
+  std::vector<Sent> sent(static_cast<std::size_t>(source.size() * per));
+  std::vector<std::int32_t> count(static_cast<std::size_t>(source.size()), 0);
   parallel_for_elements(source.shape, source.size(), [&](std::int64_t s) {
-    const auto candidates = candidates_of(s);
-    auto& to = sent[static_cast<std::size_t>(s)];
+    Sent* to = sent.data() + s * per;
+    auto& sent_count = count[static_cast<std::size_t>(s)];
     if constexpr (may_flip) {
       // The choice may differ between the exact and the float evaluation: every position
       // that may be chosen receives the source as a possible term.
+      std::vector<std::int64_t> candidates;
       std::vector<const S*> values;
-      for (auto off : candidates) values.push_back(&operand[off]);
+      for_each_candidate(s, [&](std::int64_t off) {
+        candidates.push_back(off);
+        values.push_back(&operand[off]);
+      });
       const auto members = d.window_selection(select, values);
       for (std::size_t k = 0; k < candidates.size(); ++k)
-        if (members[k].exact || members[k].floating) to.push_back({candidates[k], members[k].exact, members[k].floating});
+        if (members[k].exact || members[k].floating) to[sent_count++] = {candidates[k], members[k].exact, members[k].floating};
     } else {
       std::int64_t selected = -1;
-      for (auto off : candidates)
+      for_each_candidate(s, [&](std::int64_t off) {
         if (selected < 0 || !decide(d, select, operand[selected], operand[off])) selected = off;
-      if (selected >= 0) to.push_back({selected});
+      });
+      if (selected >= 0) to[sent_count++] = {selected};
     }
   }, 256);
   // 2. Per result element, its terms in increasing source order.
+  Tensor<S> out(operand.shape, filled(operand.size(), init));
+  auto add_term = [&](std::int64_t s, const Sent& t) {
+    auto& o = out[t.position];
+    if constexpr (may_flip) o = d.accumulate(o, d.scatter_term(source[s], {t.exact, t.floating}));
+    else o = combine(d, scatter, o, source[s]);
+  };
+  if (!padded && windows_disjoint(g)) {  // every position is in one window at most: no two sources meet
+    parallel_for_elements(source.shape, source.size(), [&](std::int64_t s) {
+      for (std::int32_t j = 0; j < count[static_cast<std::size_t>(s)]; ++j) {
+        const Sent& t = sent[static_cast<std::size_t>(s * per + j)];
+        try {
+          add_term(s, t);
+        } catch (const DomainError& e) {  // located at the result element, as in the sorted pass
+          throw OpError(std::string(e.what()) + " (at index " + index_string(operand.shape, t.position) + ")");
+        }
+      }
+    }, 1024);
+    return out;
+  }
   std::vector<std::int64_t> first(static_cast<std::size_t>(operand.size()) + 1, 0);
-  for (const auto& to : sent)
-    for (const auto& t : to) ++first[static_cast<std::size_t>(t.position) + 1];
+  for (std::int64_t s = 0; s < source.size(); ++s)
+    for (std::int32_t j = 0; j < count[static_cast<std::size_t>(s)]; ++j) ++first[static_cast<std::size_t>(sent[static_cast<std::size_t>(s * per + j)].position) + 1];
   for (std::size_t i = 1; i < first.size(); ++i) first[i] += first[i - 1];
   std::vector<std::pair<std::int64_t, Sent>> terms(static_cast<std::size_t>(first.back()));
   std::vector<std::int64_t> fill(first.begin(), first.end() - 1);
   for (std::int64_t s = 0; s < source.size(); ++s)
-    for (const auto& t : sent[static_cast<std::size_t>(s)]) terms[static_cast<std::size_t>(fill[static_cast<std::size_t>(t.position)]++)] = {s, t};
-  Tensor<S> out(operand.shape, init);
+    for (std::int32_t j = 0; j < count[static_cast<std::size_t>(s)]; ++j) {
+      const Sent& t = sent[static_cast<std::size_t>(s * per + j)];
+      terms[static_cast<std::size_t>(fill[static_cast<std::size_t>(t.position)]++)] = {s, t};
+    }
   parallel_for_elements(operand.shape, operand.size(), [&](std::int64_t o) {
     for (std::int64_t j = first[static_cast<std::size_t>(o)]; j < first[static_cast<std::size_t>(o) + 1]; ++j) {
       const auto& [s, t] = terms[static_cast<std::size_t>(j)];
-      if constexpr (may_flip) out[o] = d.accumulate(out[o], d.scatter_term(source[s], {t.exact, t.floating}));
-      else out[o] = combine(d, scatter, out[o], source[s]);
+      add_term(s, t);
     }
   }, 1024);
   return out;
