@@ -31,6 +31,8 @@ std::uint64_t parse_integer_literal(std::string_view text, int width, bool is_si
   if (i == text.size()) return fail("no digits");
   for (std::size_t k = i; k < text.size(); ++k)
     if (text[k] < '0' || text[k] > '9') return fail("not a decimal integer");
+  // Leading zeros are dropped: the multiple-precision parser would read "093" as octal and throw.
+  while (i + 1 < text.size() && text[i] == '0') ++i;
   Integer value(std::string(text.substr(i)));
   if (negative) value = -value;
   const Integer low = is_signed ? -(Integer(1) << (width - 1)) : Integer(0);
