@@ -31,7 +31,7 @@ std::uint64_t parse_integer_literal(std::string_view text, int width, bool is_si
   if (i == text.size()) return fail("no digits");
   for (std::size_t k = i; k < text.size(); ++k)
     if (text[k] < '0' || text[k] > '9') return fail("not a decimal integer");
-  // Decimal also with leading zeros (MLIR's reading): GMP would take "010" as octal 8.
+  // Decimal also with leading zeros (MLIR's reading): GMP would take "010" as octal 8 and throw on "093".
   while (i + 1 < text.size() && text[i] == '0') ++i;
   Integer value(std::string(text.substr(i)));
   if (negative) value = -value;

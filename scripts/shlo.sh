@@ -2,11 +2,23 @@
 # One entry point for a fresh Debian 12 machine (as root):
 #   scripts/shlo.sh main   install what is missing, build, run the main job
 #   scripts/shlo.sh test   install what is missing, build, run the whole test suite
+#   scripts/shlo.sh sanitize   the whole test suite built with ASan + UBSan, in build-asan
 # Environment: BUILD_DIR (default build), JOBS (default: all cores), SHLO_SANITIZE=ON for ASan+UBSan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-}
-case "$what" in main|test) ;; *) echo "usage: scripts/shlo.sh main|test" >&2; exit 2 ;; esac
+case "$what" in main|test|sanitize) ;; *) echo "usage: scripts/shlo.sh main|test|sanitize" >&2; exit 2 ;; esac
+
+if [ "$what" = sanitize ]; then
+  # The Python module is left out: an ASan-built extension does not load into a plain python3.
+  bash scripts/setup-deps.sh
+  build=${BUILD_DIR:-build-asan}
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHLO_SANITIZE=ON -DSHLO_PYTHON=OFF >/dev/null
+  cmake --build "$build" -j "${JOBS:-$(nproc)}"
+  cd "$build"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j "${JOBS:-$(nproc)}"
+  exit
+fi
 
 bash scripts/setup-deps.sh
 build=${BUILD_DIR:-build}

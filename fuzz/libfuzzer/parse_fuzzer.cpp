@@ -1,6 +1,8 @@
 // libFuzzer target: StableHLO text -> parse + verify -> print -> parse again.
 // Any input may be rejected with a ParseError; nothing may crash, and a program that parses
 // must print to text that parses to the same program and prints identically (a fixed point).
+// SHLO_FUZZ_SHOW_ERRORS=1 prints each rejection's message: to check that a seed parses, or to
+// see where a reproducer is refused (`parse_fuzzer FILE...` runs the given inputs once).
 #include <cstdint>
 #include <cstdlib>
 #include <cstdio>
@@ -14,7 +16,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   shlo::Module m;
   try {
     m = shlo::parse_module(text, "fuzz.mlir");
-  } catch (const shlo::ParseError&) {
+  } catch (const shlo::ParseError& e) {
+    static const bool show_errors = std::getenv("SHLO_FUZZ_SHOW_ERRORS") != nullptr;
+    if (show_errors) std::fprintf(stderr, "rejected: %s\n", e.what());
     return 0;  // a located error: the expected answer to most inputs
   }
   const std::string printed = shlo::print_module(m);

@@ -4,7 +4,8 @@
 # RUNS: executions per target (the fuzz_smoke test uses a short fixed number); -1 runs until a
 # flag such as -max_total_time=3600 stops it. New inputs accumulate in BUILD_DIR/corpus/<target>,
 # findings are written to BUILD_DIR/findings/. Extra parse seeds: the printer's artifacts, when
-# SHLO_ARTIFACTS_DIR (default ../shared/artifacts/lean4-mlir beside the checkout) exists.
+# SHLO_ARTIFACTS_DIR (default ../shared/artifacts/lean4-mlir beside the checkout) exists, and the
+# chunks of tests/shlo_test/**/*.mlir (cut at each `// -----` line, as `shlo test` reads them).
 # Exit 0: nothing found; 1: a target crashed (the reproducer is in BUILD_DIR/findings/).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,11 +20,19 @@ cmake -S "$here" -B "$build" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=None
 cmake --build "$build" -j "${JOBS:-2}" >/dev/null
 artifacts=${SHLO_ARTIFACTS_DIR:-$root/../shared/artifacts/lean4-mlir}
 mkdir -p "$build/findings"
+# One seed per chunk of the shlo test files: the generic ops, calls, checks and hex literals.
+test_seeds="$build/seeds/shlo_test"
+rm -rf "$test_seeds" && mkdir -p "$test_seeds"
+find "$root/tests/shlo_test" -name '*.mlir' | while read -r file; do
+  awk -v out="$test_seeds/$(basename "$(dirname "$file")")_$(basename "$file" .mlir)" \
+    '/^[ \t]*\/\/ -----[ \t]*$/ { ++chunk; next } { print > (out "_" chunk+0 ".mlir") }' "$file"
+done
 status=0
 for target in parse npy corpus_json; do
   work="$build/corpus/$target"
   mkdir -p "$work"
   seeds=("$here/seeds/$target")
+  [ "$target" = parse ] && seeds+=("$test_seeds")
   [ "$target" = parse ] && [ -d "$artifacts" ] && seeds+=("$artifacts")
   [ "$target" = corpus_json ] && seeds+=("$root/corpus")
   start=$(date +%s)
