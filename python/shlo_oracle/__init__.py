@@ -158,7 +158,12 @@ def run(text, inputs, domain="interval:256", replicas=1):
     replica axis.
     """
     program = _program(text)
-    runs = _unwrap(_core.run(program, _replica_lists(inputs, replicas), domain, replicas))
+    return _values(_unwrap(_core.run(program, _replica_lists(inputs, replicas), domain, replicas)), replicas)
+
+
+def _values(runs, replicas):
+    """runs[replica][result] output dicts as one value per result (a leading replica axis
+    when replicas > 1)."""
     values = []
     for i in range(len(runs[0])):
         kinds_parts = [_flat_value(r[i]) for r in runs]
@@ -212,10 +217,25 @@ def lift(text):
     return _unwrap(_core.lift(_program(text)))
 
 
-def den(expression_json, domain="exact"):
-    """den of an SHlo expression with values (JSON text, as `shlo den` reads it): a dict with
-    text (each element: "3/4", "[lo, hi]"), nearest (doubles) and events."""
-    return _unwrap(_core.den(expression_json, domain))
+def den(what, inputs=None, domain="exact", replicas=1):
+    """den, in one of two forms.
+
+    den(program_or_text, inputs, domain="exact", replicas=1): den of the lifted program on
+    the inputs (as run() reads them): every result's expression evaluated with its argument
+    leaves taken from the inputs, returned in the same forms as run() (Fractions in exact,
+    Enclosures in interval:P, float arrays in f64 and f32). In exact it equals run(...,
+    domain="exact") wherever the text means what its lift says. Raises RunError naming the
+    instruction when the lift kept one verbatim (den needs every instruction in an SHlo node)
+    or the node den cannot evaluate, with its line.
+
+    den(expression_json, domain="exact"): den of an SHlo expression with values (JSON text,
+    as `shlo den` reads it): a dict with text (each element: "3/4", "[lo, hi]"), nearest
+    (doubles) and events.
+    """
+    if inputs is None or isinstance(inputs, str):  # the expression form: den(json) or den(json, domain)
+        return _unwrap(_core.den(what, domain if inputs is None else inputs))
+    program = _program(what)
+    return _values(_unwrap(_core.den_program(program, _replica_lists(inputs, replicas), domain, replicas)), replicas)
 
 
 def _shlo_command():
