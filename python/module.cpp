@@ -136,6 +136,7 @@ py::dict check_dict(const CheckResult& c) {
     row["unbounded"] = r.unbounded;
     row["improbable_probability"] = r.improbable_probability;
     row["verdict"] = to_string(r.verdict);
+    row["line"] = r.line;  // the row as the table prints it (the oracle's row formatter)
     rows.append(row);
   }
   d["rows"] = rows;

@@ -21,7 +21,7 @@ import numpy as np
 from . import _core
 
 __all__ = ["parse", "run", "check", "lift", "den", "prop", "Program", "Enclosures", "CheckVerdict",
-           "ShloError", "ParseError", "InputError", "RunError"]
+           "PropResult", "ShloError", "ParseError", "InputError", "RunError"]
 
 Program = _core.Program
 
@@ -256,17 +256,39 @@ def _shlo_command():
     return found
 
 
+class PropResult:
+    """The result of prop(), as the C++ PropResult: .rows, one dict per property with the C++
+    PropRow's fields (property, runs, passed, failed, discarded, seconds, saved_to: a failing
+    case's corpus folder, else ""), and .failed, the failed cases of all of them."""
+
+    def __init__(self, rows, failed):
+        self.rows, self.failed = rows, failed
+
+    def __repr__(self):
+        return f"PropResult({len(self.rows)} properties, {self.failed} failed)"
+
+
+_PROP_ROW_FIELDS = ("property", "runs", "passed", "failed", "discarded", "seconds", "saved_to")
+
+
 def prop(time=60, only=None, seed=1, corpus="corpus"):
     """The property catalogue for `time` seconds: runs `shlo prop --time TIME --json` (the
     catalogue forks a child per property, and its generators cannot live in this module) and
-    returns one dict per property (property, runs, passed, failed, discarded, seconds,
-    cases_per_second). `only`: names or families (text, skeleton, meaning, domains, theorem)."""
+    returns a PropResult. A failing property is a result (.failed > 0, its row's saved_to),
+    not an exception; an unknown name in `only` raises InputError with the command's message;
+    a command that crashes raises RunError. `only`: names or families (text, skeleton,
+    meaning, domains, theorem)."""
     import json
     import subprocess
     args = [_shlo_command(), "prop", "--time", str(float(time)), "--seed", str(seed), "--corpus", corpus, "--json"]
     for o in only or []:
         args += ["--only", o]
     r = subprocess.run(args, capture_output=True, text=True)
+    message = r.stderr.strip()
+    if r.returncode == 2:  # bad input: an unknown property, say
+        raise InputError("input", message.removeprefix("shlo: ") or "shlo prop: exit 2")
     if r.returncode not in (0, 1):  # 1: a property failed; the table says which
-        raise InputError("input", r.stderr.strip() or f"shlo prop: exit {r.returncode}")
-    return json.loads(r.stdout)["properties"]
+        raise RunError("run", f"shlo prop: exit {r.returncode}" + (f": {message}" if message else ""))
+    table = json.loads(r.stdout)
+    rows = [{k: row.get(k, "") for k in _PROP_ROW_FIELDS} for row in table["properties"]]
+    return PropResult(rows, table["failed"])
