@@ -48,7 +48,8 @@ struct Totals {
   double seconds = 0;
 };
 
-void report_failure(const Property& p, const PropertyRun& r, const std::string& corpus, std::uint64_t seed) {
+// Saves a failing case and says where; returns the folder (or why it was not saved).
+std::string report_failure(const Property& p, const PropertyRun& r, const std::string& corpus, std::uint64_t seed) {
   std::string where;
   try {
     where = save_case(corpus, p, r, seed);
@@ -57,6 +58,7 @@ void report_failure(const Property& p, const PropertyRun& r, const std::string& 
   }
   std::fprintf(stderr, "FAIL %s: %s\n  saved to %s\n  replay: shlo replay %s\n  RapidCheck: RC_PARAMS=\"reproduce=%s\"\n", p.name.c_str(),
                r.detail.c_str(), where.c_str(), where.c_str(), r.reproduce.c_str());
+  return where;
 }
 
 }  // namespace
@@ -110,7 +112,7 @@ void add_prop_commands(CLI::App& app) {
         const int batch = o->runs > 0 ? o->runs : 20;
         const PropertyRun sum = run_property_for(*p, o->seed, batch, o->runs > 0 ? 0 : share);
         progress.clear();
-        if (sum.failed) report_failure(*p, sum, o->corpus, sum.seed);
+        const std::string saved_to = sum.failed ? report_failure(*p, sum, o->corpus, sum.seed) : std::string();
         total.runs += sum.runs;
         total.passed += sum.passed;
         total.failed += sum.failed;
@@ -119,7 +121,7 @@ void add_prop_commands(CLI::App& app) {
         const double rate = sum.seconds > 0 ? sum.runs / sum.seconds : 0;
         if (o->as_json)
           rows.push_back({{"property", p->name}, {"runs", sum.runs}, {"passed", sum.passed}, {"failed", sum.failed},
-                          {"discarded", sum.discarded}, {"seconds", sum.seconds}, {"cases_per_second", rate}});
+                          {"discarded", sum.discarded}, {"seconds", sum.seconds}, {"cases_per_second", rate}, {"saved_to", saved_to}});
         else
           std::printf("%-36s %6d %7d %7d %10lld %9.2f %9.1f\n", p->name.c_str(), sum.runs, sum.passed, sum.failed,
                       static_cast<long long>(sum.discarded), sum.seconds, rate);

@@ -17,6 +17,7 @@
 #include "interp/run.hpp"
 #include "lib/api_internal.hpp"
 #include "oracle/float_check.hpp"
+#include "oracle/program_agree.hpp"
 
 namespace shlo_oracle {
 
@@ -207,9 +208,13 @@ std::vector<TensorInfo> Program::results() const {
   return out;
 }
 
-Expected<RunResult> run(const Program& p, const Inputs& inputs, const std::string& domain, int replicas) {
-  const shlo::Module& m = p.module();
-  const shlo::Function& f = entry(m);
+namespace {
+
+// Reads the inputs as `shlo run` does and calls evaluate(d, values) -> outputs[replica][result]
+// in the domain; the outputs in the public form. What evaluate throws is a run error.
+template <class Evaluate>
+Expected<RunResult> evaluate_in(const Program& p, const Inputs& inputs, const std::string& domain, int replicas, Evaluate&& evaluate) {
+  const shlo::Function& f = entry(p.module());
   std::vector<std::vector<shlo::NpyArray>> arrays;
   if (auto e = to_npy_lists(inputs, replicas, f.arguments.size(), "inputs", arrays)) return *e;
   if (auto e = refuse_wide_floats(f, arrays)) return *e;
@@ -227,24 +232,46 @@ Expected<RunResult> run(const Program& p, const Inputs& inputs, const std::strin
     } catch (const shlo::InputError& e) {
       return bad_input(e.what());
     }
-    shlo::RunOptions options;
-    options.replicas = replicas;
     RunResult result;
     result.domain = d.name();
     result.replicas = replicas;
     const auto t0 = std::chrono::steady_clock::now();
-    shlo::RunResult<D> ran;
+    std::vector<std::vector<shlo::Value<D>>> outputs;
     try {
-      ran = shlo::run_program(m, d, std::move(values), options);
+      std::optional<Error> refused = evaluate(d, std::move(values), outputs);
+      if (refused) return *refused;
     } catch (const std::exception& e) {  // RunError (located), or out of memory
       return run_error(e.what());
     }
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    for (const auto& outs : ran.outputs) {
+    for (const auto& outs : outputs) {
       auto& row = result.outputs.emplace_back();
       for (std::size_t i = 0; i < outs.size(); ++i) row.push_back(to_output(d, f.return_values[i], outs[i]));
     }
     return result;
+  });
+}
+
+}  // namespace
+
+Expected<RunResult> run(const Program& p, const Inputs& inputs, const std::string& domain, int replicas) {
+  return evaluate_in(p, inputs, domain, replicas, [&](const auto& d, auto values, auto& outputs) -> std::optional<Error> {
+    shlo::RunOptions options;
+    options.replicas = replicas;
+    outputs = shlo::run_program(p.module(), d, std::move(values), options).outputs;
+    return std::nullopt;
+  });
+}
+
+Expected<RunResult> den(const Program& p, const Inputs& inputs, const std::string& domain, int replicas) {
+  return evaluate_in(p, inputs, domain, replicas, [&](const auto& d, auto values, auto& outputs) -> std::optional<Error> {
+    using D = std::decay_t<decltype(d)>;
+    if constexpr (!shlo::kAgreeDomain<D>) {
+      return bad_input("den with inputs runs in exact, interval:P, f64 or f32 (as shlo agree), not " + d.name());
+    } else {
+      outputs = shlo::den_program(p.module(), d, std::move(values), replicas);
+      return std::nullopt;
+    }
   });
 }
 
@@ -278,7 +305,8 @@ Expected<CheckResult> check(const Program& p, const Inputs& inputs, const Inputs
   result.json = shlo::format_json(report);
   for (const auto& o : report.outputs)
     result.rows.push_back({o.name, o.replica, o.elements, o.max_abs, o.max_rel, o.max_ulps, o.worst_ratio, o.worst_pratio, o.over,
-                           o.improbable, o.flips, o.unbounded, o.improbable_probability, static_cast<Verdict>(o.verdict())});
+                           o.improbable, o.flips, o.unbounded, o.improbable_probability, static_cast<Verdict>(o.verdict()),
+                           shlo::format_table_row(o)});
   return result;
 }
 

@@ -117,27 +117,34 @@ std::vector<std::string> explanations(const CheckReport& r) {
 
 }  // namespace
 
-std::string format_table(const CheckReport& r) {
-  std::string s = "shlo check: " + r.file + ", profile " + r.profile + ", " + std::to_string(r.replicas) + " replica(s); bound analysis " +
-                  fmt("%.2f s", r.seconds) + "\n";
+std::string format_table_header() {
   char line[600];
   std::snprintf(line, sizeof line, "%-12s %4s %-16s %10s %10s %9s %12s %12s %-16s %8s %8s %8s %8s  %s\n", "output", "rep", "shape",
                 "max abs", "max rel", "max ulps", "worst e/bnd", "worst e/stat", "at", "over", "improb", "flips", "unbnd", "verdict");
-  s += line;
-  for (const auto& o : r.outputs) {
-    if (o.predicate) {
-      std::snprintf(line, sizeof line, "%-12s %4d %-16s %10s %10s %9s %12s %12s %-16s %8lld %8lld %8lld %8s  %s\n", o.name.c_str(),
-                    o.replica, (shape_text(o.shape) + " i1").c_str(), "-", "-", "-", "-", "-", worst_at(o).c_str(),
-                    static_cast<long long>(o.over), static_cast<long long>(o.improbable), static_cast<long long>(o.flips), "-",
-                    verdict_name(o.verdict()));
-    } else {
-      std::snprintf(line, sizeof line, "%-12s %4d %-16s %10.3g %10.3g %9.3g %12.4g %12.4g %-16s %8lld %8lld %8lld %8lld  %s\n",
-                    o.name.c_str(), o.replica, shape_text(o.shape).c_str(), o.max_abs, o.max_rel, o.max_ulps, o.worst_ratio,
-                    o.worst_pratio, worst_at(o).c_str(), static_cast<long long>(o.over), static_cast<long long>(o.improbable),
-                    static_cast<long long>(o.flips), static_cast<long long>(o.unbounded), verdict_name(o.verdict()));
-    }
-    s += line;
+  return line;
+}
+
+std::string format_table_row(const OutputCheck& o) {
+  char line[600];
+  if (o.predicate) {
+    std::snprintf(line, sizeof line, "%-12s %4d %-16s %10s %10s %9s %12s %12s %-16s %8lld %8lld %8lld %8s  %s\n", o.name.c_str(),
+                  o.replica, (shape_text(o.shape) + " i1").c_str(), "-", "-", "-", "-", "-", worst_at(o).c_str(),
+                  static_cast<long long>(o.over), static_cast<long long>(o.improbable), static_cast<long long>(o.flips), "-",
+                  verdict_name(o.verdict()));
+  } else {
+    std::snprintf(line, sizeof line, "%-12s %4d %-16s %10.3g %10.3g %9.3g %12.4g %12.4g %-16s %8lld %8lld %8lld %8lld  %s\n",
+                  o.name.c_str(), o.replica, shape_text(o.shape).c_str(), o.max_abs, o.max_rel, o.max_ulps, o.worst_ratio,
+                  o.worst_pratio, worst_at(o).c_str(), static_cast<long long>(o.over), static_cast<long long>(o.improbable),
+                  static_cast<long long>(o.flips), static_cast<long long>(o.unbounded), verdict_name(o.verdict()));
   }
+  return line;
+}
+
+std::string format_table(const CheckReport& r) {
+  std::string s = "shlo check: " + r.file + ", profile " + r.profile + ", " + std::to_string(r.replicas) + " replica(s); bound analysis " +
+                  fmt("%.2f s", r.seconds) + "\n";
+  s += format_table_header();
+  for (const auto& o : r.outputs) s += format_table_row(o);
   s += "error/bound over all elements: sound median " + fmt("%.3g", r.median_ratio) + ", worst " + fmt("%.3g", r.worst_ratio) +
        "; statistical median " + fmt("%.3g", r.median_pratio) + ", worst " + fmt("%.3g", r.worst_pratio) + "\n";
   for (const auto& l : explanations(r)) s += l + "\n";

@@ -119,6 +119,10 @@ std::vector<CheckReport> check_float_output_sets(const Module& m, const FloatPro
 /// The report as a table (one row per output), as JSON, and as a self-contained HTML page
 /// with inline SVG histograms.
 std::string format_table(const CheckReport& r);
+/// The table's column header and one output's row (each a line): format_table is the header,
+/// then one row per output; the library gives each CheckRow its row through these.
+std::string format_table_header();
+std::string format_table_row(const OutputCheck& o);
 std::string format_json(const CheckReport& r);
 std::string format_html(const CheckReport& r);
 

@@ -130,6 +130,19 @@ class NodeJudge {
 
   NodeJudge(const D& d, std::int64_t batch) : d_(d), batch_(batch) {}
 
+  /// den's reading of `site`'s value on `replica`, which the text holds in `n` elements, its
+  /// inputs read from `values` (den_program: den's own values of the nodes before it). Throws
+  /// NotComparable, ExprError or DomainError when den cannot give it.
+  std::vector<S> denote_node(const Site& site, int replica, std::int64_t n, const ValueEnv<D>& values) {
+    values_ = &values;
+    NodeAgreement out;
+    out.replica = replica;
+    NodeEval p;
+    if (!prepare(site, n, p, out)) throw NotComparable{out.detail};
+    std::vector<double> unused;
+    return den_reading(p, out, unused);
+  }
+
   /// Judges `site` on the run's values as they are now.
   void judge(const Site& site, NodeAgreement& out, const ValueEnv<D>& values) {
     values_ = &values;
@@ -284,88 +297,111 @@ class NodeJudge {
     return std::move(r.value);
   }
 
-  void judge_or_throw(const Site& site, NodeAgreement& out) {
+  // A node made ready for den: its evaluation copy, the leaves standing for its children, its
+  // inputs read from the values, and how the text holds its value (`reading`).
+  struct NodeEval {
+    Expr eval;
+    std::vector<std::shared_ptr<Expr>> leaves;
+    std::vector<Input> in;
+    DenBindings<D> bound;
+    std::int64_t length = 0, scalars = 16;
+    std::string constructor;
+  };
+
+  // Prepares `site` on `replica` for a value the text holds in `n` elements; false (with
+  // `out` failed) on a shape disagreement.
+  bool prepare(const Site& site, std::int64_t n, NodeEval& p, NodeAgreement& out) {
     const Expr& e = *site.node;
     for (const auto& [name, value] : e.nats)
       if (value == 0) throw NotComparable{"its shape parameter " + name + " is not printed (the lift could not recover it)"};
-    Expr eval;
-    eval.spec = e.spec;
-    eval.nats = e.nats;
-    eval.strings = e.strings;
-    eval.ds = e.ds;
-    eval.replicas = e.replicas;
-    const std::int64_t length = e.length();
-    const std::vector<S>& text = tensor(out.replica, site.result, "the node's value");
-    std::vector<Input> in;
+    p.eval.spec = e.spec;
+    p.eval.nats = e.nats;
+    p.eval.strings = e.strings;
+    p.eval.ds = e.ds;
+    p.eval.replicas = e.replicas;
+    p.length = e.length();
+    p.constructor = e.spec->name;
     try {
-      in = inputs(site, out.replica, eval);
+      p.in = inputs(site, out.replica, p.eval);
     } catch (const Mismatch& m) {
-      return fail(out, m.what);
+      fail(out, m.what);
+      return false;
     }
-    std::vector<std::shared_ptr<Expr>> leaves;
     for (const auto& child : e.children) {
       auto leaf = std::make_shared<Expr>();
       leaf->spec = find_constructor("operand");
       leaf->nats["n"] = child->length();
       leaf->strings["name"] = "%in";
       leaf->reals["v"] = {};  // den reads the bound values
-      leaves.push_back(leaf);
-      eval.children.push_back(leaf);
+      p.leaves.push_back(leaf);
+      p.eval.children.push_back(leaf);
     }
-    DenBindings<D> bound;
     bool batched = false;
-    std::int64_t scalars = 16;
-    for (const auto& x : in) {
+    for (const auto& x : p.in) {
       batched = batched || x.per_row;
-      scalars += x.length;
+      p.scalars += x.length;
     }
-    const auto n = static_cast<std::int64_t>(text.size());
-    if (n == batch_ * length && batch_ > 1) out.reading = BatchReading::PerRow;
-    else if (n == length) out.reading = batched ? BatchReading::BatchSum : BatchReading::Whole;
-    else
-      return fail(out, "the text's value has " + std::to_string(n) + " elements; den's index is " + std::to_string(length) +
-                           " (B = " + std::to_string(batch_) + ")");
+    if (n == batch_ * p.length && batch_ > 1) out.reading = BatchReading::PerRow;
+    else if (n == p.length) out.reading = batched ? BatchReading::BatchSum : BatchReading::Whole;
+    else {
+      fail(out, "the text's value has " + std::to_string(n) + " elements; den's index is " + std::to_string(p.length) +
+                    " (B = " + std::to_string(batch_) + ")");
+      return false;
+    }
+    return true;
+  }
 
-    const std::string c = e.spec->name;
-    std::vector<S> den;             // den's reading of the text's value
-    std::vector<double> magnitude;  // float domains: M of the allowance
+  // den's reading of the text's value (in out.reading); for a batch sum in a float domain,
+  // also M of the allowance, the sum of |den_b|.
+  std::vector<S> den_reading(NodeEval& p, const NodeAgreement& out, std::vector<double>& magnitude) {
+    std::vector<S> den;
     const std::int64_t rows = out.reading == BatchReading::Whole ? 1 : batch_;
     if (out.reading == BatchReading::BatchSum) {
-      const std::vector<S> zero = den_at(eval, leaves, in, bound, 0, true, false, c);
+      const std::vector<S> zero = den_at(p.eval, p.leaves, p.in, p.bound, 0, true, false, p.constructor);
       den = zero;
       if (kFloat) magnitude.assign(zero.size(), 0.0);
       for (std::size_t i = 0; i < magnitude.size(); ++i) magnitude[i] = std::fabs(d_.to_double(zero[i]));
       for (std::int64_t b = 0; b < rows; ++b) {
-        const std::vector<S> y = den_at(eval, leaves, in, bound, b, false, false, c);
+        const std::vector<S> y = den_at(p.eval, p.leaves, p.in, p.bound, b, false, false, p.constructor);
         for (std::size_t i = 0; i < den.size(); ++i) {
           den[i] = d_.add(den[i], d_.sub(y[i], zero[i]));
           if (kFloat) magnitude[i] += std::fabs(d_.to_double(y[i]));
         }
       }
-      scalars += 2 * batch_;
+      p.scalars += 2 * batch_;
     } else {
       for (std::int64_t b = 0; b < rows; ++b) {
-        std::vector<S> y = den_at(eval, leaves, in, bound, b, false, false, c);
+        std::vector<S> y = den_at(p.eval, p.leaves, p.in, p.bound, b, false, false, p.constructor);
         den.insert(den.end(), std::make_move_iterator(y.begin()), std::make_move_iterator(y.end()));
       }
-      if (kFloat && den.size() == text.size()) {
-        // M is only needed where |den - text| exceeds the allowance without it (cancellation):
-        // den on |inputs| is evaluated for those rows alone, which gives the same verdicts as
-        // evaluating it everywhere at a fraction of the cost.
-        magnitude.assign(den.size(), 0.0);
-        const std::int64_t width = static_cast<std::int64_t>(den.size()) / rows;
-        for (std::int64_t b = 0; b < rows; ++b) {
-          bool needed = false;
-          for (std::int64_t i = b * width; i < (b + 1) * width && !needed; ++i)
-            needed = !agrees(den[static_cast<std::size_t>(i)], text[static_cast<std::size_t>(i)], 0.0, gamma_of(scalars));
-          if (!needed) continue;
-          const std::vector<S> m = den_at(eval, leaves, in, bound, b, false, true, c);
-          for (std::int64_t i = 0; i < width; ++i)
-            magnitude[static_cast<std::size_t>(b * width + i)] = std::fabs(d_.to_double(m[static_cast<std::size_t>(i)]));
-        }
+    }
+    return den;
+  }
+
+  void judge_or_throw(const Site& site, NodeAgreement& out) {
+    const std::vector<S>& text = tensor(out.replica, site.result, "the node's value");
+    NodeEval p;
+    if (!prepare(site, static_cast<std::int64_t>(text.size()), p, out)) return;
+    std::vector<double> magnitude;  // float domains: M of the allowance
+    const std::vector<S> den = den_reading(p, out, magnitude);
+    if (kFloat && out.reading != BatchReading::BatchSum && den.size() == text.size()) {
+      // M is only needed where |den - text| exceeds the allowance without it (cancellation):
+      // den on |inputs| is evaluated for those rows alone, which gives the same verdicts as
+      // evaluating it everywhere at a fraction of the cost.
+      const std::int64_t rows = out.reading == BatchReading::Whole ? 1 : batch_;
+      magnitude.assign(den.size(), 0.0);
+      const std::int64_t width = static_cast<std::int64_t>(den.size()) / rows;
+      for (std::int64_t b = 0; b < rows; ++b) {
+        bool needed = false;
+        for (std::int64_t i = b * width; i < (b + 1) * width && !needed; ++i)
+          needed = !agrees(den[static_cast<std::size_t>(i)], text[static_cast<std::size_t>(i)], 0.0, gamma_of(p.scalars));
+        if (!needed) continue;
+        const std::vector<S> m = den_at(p.eval, p.leaves, p.in, p.bound, b, false, true, p.constructor);
+        for (std::int64_t i = 0; i < width; ++i)
+          magnitude[static_cast<std::size_t>(b * width + i)] = std::fabs(d_.to_double(m[static_cast<std::size_t>(i)]));
       }
     }
-    compare(den, text, magnitude, scalars, length, out);
+    compare(den, text, magnitude, p.scalars, p.length, out);
   }
 
   // gamma_K = K u / (1 - K u) for K scalars read (0 outside the float domains).
@@ -551,6 +587,87 @@ template ProgramAgreement agree_program(const Module&, const F64Domain&, std::ve
 template ProgramAgreement agree_program(const Module&, const F32Domain&, std::vector<std::vector<Value<F32Domain>>>, int, const Module*);
 template ProgramAgreement agree_program(const Module&, const IntervalDomain&, std::vector<std::vector<Value<IntervalDomain>>>, int,
                                         const Module*);
+
+namespace {
+
+// Why den of a program cannot be taken: the instructions the lift kept verbatim, the first
+// located.
+std::string verbatim_message(const Module& m, const LiftReport& report) {
+  const VerbatimLine& first = report.why.front();
+  const std::string text = first.text.substr(std::min(first.text.find_first_not_of(" "), first.text.size()));
+  int column = 1;
+  for (const Instruction* i : instructions(m.function()))
+    if (i->location.line == first.line) column = i->location.column;
+  std::string s = m.file + ":" + std::to_string(first.line) + ":" + std::to_string(column) +
+                  ": den of the program needs every instruction in an SHlo node, and the lift kept " +
+                  std::to_string(report.why.size()) + " verbatim; the first, `" + text + "`: " + first.reason;
+  for (std::size_t k = 1; k < report.why.size() && k <= 5; ++k) s += (k == 1 ? "; also lines " : ", ") + std::to_string(report.why[k].line);
+  if (report.why.size() > 6) s += ", ...";
+  return s;
+}
+
+}  // namespace
+
+template <Domain D>
+std::vector<std::vector<Value<D>>> den_program(const Module& m, const D& d, std::vector<std::vector<Value<D>>> inputs, int replicas) {
+  using S = typename D::Scalar;
+  const Function& f = m.function();
+  const Lifted lifted = lift(m);
+  if (!lifted.report.why.empty()) throw RunError(verbatim_message(m, lifted.report));
+  SiteCollector collector(lifted.render.batch);
+  for (const auto& item : lifted.render.items)
+    if (item.expr) collector.item(*item.expr, item.counter);
+  std::map<std::string, const Instruction*> defined;
+  for (const Instruction* i : instructions(f)) defined[i->result] = i;
+
+  if (inputs.size() != static_cast<std::size_t>(replicas))
+    throw RunError(std::to_string(inputs.size()) + " input lists for " + std::to_string(replicas) + " replicas");
+  ValueEnv<D> values(static_cast<std::size_t>(replicas));
+  for (int r = 0; r < replicas; ++r) {
+    auto& given = inputs[static_cast<std::size_t>(r)];
+    if (given.size() != f.arguments.size())
+      throw RunError(std::to_string(given.size()) + " inputs for the " + std::to_string(f.arguments.size()) + " arguments");
+    for (std::size_t i = 0; i < f.arguments.size(); ++i) values[static_cast<std::size_t>(r)][f.arguments[i].name] = std::move(given[i]);
+  }
+  // In text order, each node's den on den's own values of what it reads (the arguments, the
+  // nodes before it): den of the whole expression, held as the text holds the node's value.
+  NodeJudge<D> judge(d, lifted.render.batch);
+  for (const Site& site : collector.sites) {
+    const auto it = defined.find(site.result);
+    const Instruction* inst = it == defined.end() ? nullptr : it->second;
+    const std::string where = m.file + ":" + (inst ? std::to_string(inst->location.line) + ":" + std::to_string(inst->location.column) : "0") +
+                              ": den of " + site.result + " = " + site.node->spec->name + ": ";
+    if (!inst) throw RunError(where + "no instruction of the text defines it");
+    std::vector<std::vector<S>> den(static_cast<std::size_t>(replicas));
+    for (int r = 0; r < replicas; ++r) {
+      try {
+        den[static_cast<std::size_t>(r)] = judge.denote_node(site, r, num_elements(inst->result_type.shape), values);
+      } catch (const NotComparable& n) {
+        throw RunError(where + n.why);
+      } catch (const ExprError& e) {
+        throw RunError(where + e.what());
+      } catch (const DomainError& e) {
+        throw RunError(where + e.what());
+      }
+    }
+    for (int r = 0; r < replicas; ++r)
+      values[static_cast<std::size_t>(r)][site.result] = Tensor<S>(inst->result_type.shape, std::move(den[static_cast<std::size_t>(r)]));
+  }
+  std::vector<std::vector<Value<D>>> outputs(static_cast<std::size_t>(replicas));
+  for (int r = 0; r < replicas; ++r)
+    for (const auto& name : f.return_values) {
+      const auto found = values[static_cast<std::size_t>(r)].find(name);
+      if (found == values[static_cast<std::size_t>(r)].end()) throw RunError(m.file + ": den gives no value for the result " + name);
+      outputs[static_cast<std::size_t>(r)].push_back(found->second);
+    }
+  return outputs;
+}
+
+template std::vector<std::vector<Value<ExactDomain>>> den_program(const Module&, const ExactDomain&, std::vector<std::vector<Value<ExactDomain>>>, int);
+template std::vector<std::vector<Value<F64Domain>>> den_program(const Module&, const F64Domain&, std::vector<std::vector<Value<F64Domain>>>, int);
+template std::vector<std::vector<Value<F32Domain>>> den_program(const Module&, const F32Domain&, std::vector<std::vector<Value<F32Domain>>>, int);
+template std::vector<std::vector<Value<IntervalDomain>>> den_program(const Module&, const IntervalDomain&,
+                                                                      std::vector<std::vector<Value<IntervalDomain>>>, int);
 
 std::string format_agreement(const ProgramAgreement& a) {
   std::string s;

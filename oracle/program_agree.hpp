@@ -97,6 +97,15 @@ template <Domain D>
 ProgramAgreement agree_program(const Module& m, const D& d, std::vector<std::vector<Value<D>>> inputs, int replicas,
                                const Module* run_instead = nullptr);
 
+/// den of the lifted program on inputs[replica][argument] (the text's types, as run reads
+/// them): every result as den gives it, shaped as the text holds it. Each node is evaluated
+/// as agree_program reads it (whole, per row, batch sum), on den's own values of its inputs
+/// (the arguments and the nodes before it), so a result is den of its whole expression.
+/// Throws RunError (located) when the lift kept an instruction verbatim (naming it) or den
+/// cannot evaluate a node (naming the node and its line).
+template <Domain D>
+std::vector<std::vector<Value<D>>> den_program(const Module& m, const D& d, std::vector<std::vector<Value<D>>> inputs, int replicas);
+
 /// A table for a person: one row per output and replica, the counts, and the first
 /// disagreement with its line.
 std::string format_agreement(const ProgramAgreement& a);

@@ -102,6 +102,17 @@ py::dict output_dict(const Output& o, bool f32_domain) {
   return d;
 }
 
+// run() and den() with inputs: [replica][result] output dicts.
+py::list run_lists(const RunResult& res) {
+  py::list replicas;
+  for (const auto& outs : res.outputs) {
+    py::list row;
+    for (const auto& o : outs) row.append(output_dict(o, res.domain == "f32"));
+    replicas.append(row);
+  }
+  return replicas;
+}
+
 py::dict check_dict(const CheckResult& c) {
   py::dict d;
   d["verdict"] = to_string(c.verdict);
@@ -125,6 +136,7 @@ py::dict check_dict(const CheckResult& c) {
     row["unbounded"] = r.unbounded;
     row["improbable_probability"] = r.improbable_probability;
     row["verdict"] = to_string(r.verdict);
+    row["line"] = r.line;  // the row as the table prints it (the oracle's row formatter)
     rows.append(row);
   }
   d["rows"] = rows;
@@ -156,15 +168,16 @@ PYBIND11_MODULE(_core, m) {
       py::gil_scoped_release unlocked;  // a long run lets other Python threads go on
       return run(p, in, domain, replicas);
     }();
-    return answer(r, [](const RunResult& res) {
-      py::list replicas;
-      for (const auto& outs : res.outputs) {
-        py::list row;
-        for (const auto& o : outs) row.append(output_dict(o, res.domain == "f32"));
-        replicas.append(row);
-      }
-      return replicas;
-    });
+    return answer(r, run_lists);
+  });
+  m.def("den_program", [](const Program& p, const std::vector<std::vector<py::array>>& inputs, const std::string& domain,
+                          int replicas) {
+    const Inputs in = to_inputs(inputs);
+    Expected<RunResult> r = [&] {
+      py::gil_scoped_release unlocked;
+      return den(p, in, domain, replicas);
+    }();
+    return answer(r, run_lists);
   });
   m.def("check", [](const Program& p, const std::vector<std::vector<py::array>>& inputs,
                     const std::vector<std::vector<py::array>>& outputs, const std::string& profile, int replicas, double delta) {

@@ -23,7 +23,7 @@ fi
 bash scripts/setup-deps.sh
 build=${BUILD_DIR:-build}
 jobs=${JOBS:-$(nproc)}
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DSHLO_SANITIZE="${SHLO_SANITIZE:-OFF}" >/dev/null
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DSHLO_SANITIZE="${SHLO_SANITIZE:-OFF}" -DSHLO_SHARED="${SHLO_SHARED:-ON}" >/dev/null
 cmake --build "$build" -j "$jobs"
 
 if [ "$what" = test ]; then

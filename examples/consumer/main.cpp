@@ -1,6 +1,6 @@
 // A consumer of the installed library (the README's C++ example): parse a small program, run it
 // exactly, in intervals and in float32, check the float32 numbers against the bound, and show a
-// located parse error. Exits 1 when a value is not the one computed by hand below.
+// located parse error, den of the lift on the inputs, and the property catalogue for a moment. Exits 1 when a value is not the one computed by hand below.
 #include <iostream>
 #include <shlo_oracle/shlo_oracle.hpp>
 #include <string>
@@ -65,6 +65,21 @@ int main() {
 
   const auto lifted = so::lift(*program);
   expect(lifted->emitted == kAffine, "lift then emit gives the text back");
+
+  // den of the lifted program on the same inputs: the same rationals as the exact run.
+  const auto meaning = so::den(*program, inputs, "exact");
+  if (!meaning) return std::cerr << meaning.error().message << "\n", 1;
+  for (int i = 0; i < 4; ++i)
+    expect(meaning->outputs[0][0].exact[i] == expected[i], "den y[" + std::to_string(i) + "] = " + meaning->outputs[0][0].exact[i].str());
+
+  // The property catalogue for a moment (the shared library runs the installed shlo command).
+  const auto props = so::prop(1, {"text.round_trip"}, 1, "consumer-corpus");
+  if (!props) return std::cerr << props.error().message << "\n", 1;
+  expect(props->rows.size() == 1 && props->rows[0].property == "text.round_trip" && props->rows[0].runs > 0 &&
+             props->failed == 0,
+         "prop ran text.round_trip: " + std::to_string(props->rows.empty() ? 0 : props->rows[0].runs) + " cases");
+  const auto unknown = so::prop(1, {"no.such.property"});
+  expect(!unknown && unknown.error().kind == so::Error::Kind::BadInput, "an unknown property is refused: " + unknown.error().message);
   std::cout << (failures ? "consumer: FAILED\n" : "consumer: all checks passed\n");
   return failures ? 1 : 0;
 }

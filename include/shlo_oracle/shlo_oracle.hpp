@@ -172,6 +172,7 @@ struct CheckRow {
   std::int64_t over = 0, improbable = 0, flips = 0, unbounded = 0;
   double improbable_probability = 1;
   Verdict verdict = Verdict::Pass;
+  std::string line;  // this row as `shlo check` prints it in its table
 };
 
 struct CheckResult {
@@ -208,6 +209,16 @@ struct DenValues {
 };
 Expected<DenValues> den(const std::string& expression_json, const std::string& domain = "exact");
 
+/// den of the lifted program on inputs (as run reads them): lift(p), then den of every
+/// result's expression with its argument leaves taken from the inputs, held as the text
+/// holds the result (B rows of a per-example value). The results come in the same forms as
+/// run's (exact rationals, enclosures, floats); in exact, where the text means what its lift
+/// says, they equal run(p, inputs, "exact") element for element. Domains: exact, interval:P,
+/// f64, f32 (as `shlo agree`). A run error names the instruction the lift kept verbatim (den
+/// needs every instruction in an SHlo node) or the node den cannot evaluate, with its line.
+///   auto d = den(p, {{x, w, b}}, "exact");     // d->outputs[0][0].exact == run(...)->outputs[0][0].exact
+Expected<RunResult> den(const Program& p, const Inputs& inputs, const std::string& domain = "exact", int replicas = 1);
+
 /// The property catalogue for a time budget, as `shlo prop --time`: one row per property.
 struct PropRow {
   std::string property;
@@ -221,7 +232,21 @@ struct PropResult {
   int failed = 0;
 };
 /// `only`: property names or families (text, skeleton, meaning, domains, theorem); empty: all.
+/// A property that fails is a result (its row's `failed` and `saved_to`, and `failed` > 0),
+/// not an error; an unknown name is a BadInput error.
+///
+/// The static library (shlo_oracle::shlo_oracle) runs the catalogue in this process. The
+/// shared one (shlo_oracle::shlo_oracle_shared, libshlo_oracle.so) cannot hold RapidCheck
+/// (Debian's archive of it is not position-independent): its prop() is prop_with_command on
+/// $SHLO if set, else the `shlo` installed with the library (<prefix>/bin/shlo), else `shlo`
+/// on PATH. The results are the same rows; a command that cannot start or crashes is a Run
+/// error.
 Expected<PropResult> prop(double seconds = 60, const std::vector<std::string>& only = {}, std::uint64_t seed = 1,
                           const std::string& corpus = "corpus");
+/// The catalogue through a `shlo` command (a path, or a name on PATH): `command prop --json`
+/// in a child process, its table read back. The Python module's prop() is this.
+///   auto r = prop_with_command("/usr/local/bin/shlo", 5, {"text"});
+Expected<PropResult> prop_with_command(const std::string& command, double seconds = 60, const std::vector<std::string>& only = {},
+                                       std::uint64_t seed = 1, const std::string& corpus = "corpus");
 
 }  // namespace shlo_oracle

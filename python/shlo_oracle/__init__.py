@@ -21,7 +21,7 @@ import numpy as np
 from . import _core
 
 __all__ = ["parse", "run", "check", "lift", "den", "prop", "Program", "Enclosures", "CheckVerdict",
-           "ShloError", "ParseError", "InputError", "RunError"]
+           "PropResult", "ShloError", "ParseError", "InputError", "RunError"]
 
 Program = _core.Program
 
@@ -158,7 +158,12 @@ def run(text, inputs, domain="interval:256", replicas=1):
     replica axis.
     """
     program = _program(text)
-    runs = _unwrap(_core.run(program, _replica_lists(inputs, replicas), domain, replicas))
+    return _values(_unwrap(_core.run(program, _replica_lists(inputs, replicas), domain, replicas)), replicas)
+
+
+def _values(runs, replicas):
+    """runs[replica][result] output dicts as one value per result (a leading replica axis
+    when replicas > 1)."""
     values = []
     for i in range(len(runs[0])):
         kinds_parts = [_flat_value(r[i]) for r in runs]
@@ -212,10 +217,25 @@ def lift(text):
     return _unwrap(_core.lift(_program(text)))
 
 
-def den(expression_json, domain="exact"):
-    """den of an SHlo expression with values (JSON text, as `shlo den` reads it): a dict with
-    text (each element: "3/4", "[lo, hi]"), nearest (doubles) and events."""
-    return _unwrap(_core.den(expression_json, domain))
+def den(what, inputs=None, domain="exact", replicas=1):
+    """den, in one of two forms.
+
+    den(program_or_text, inputs, domain="exact", replicas=1): den of the lifted program on
+    the inputs (as run() reads them): every result's expression evaluated with its argument
+    leaves taken from the inputs, returned in the same forms as run() (Fractions in exact,
+    Enclosures in interval:P, float arrays in f64 and f32). In exact it equals run(...,
+    domain="exact") wherever the text means what its lift says. Raises RunError naming the
+    instruction when the lift kept one verbatim (den needs every instruction in an SHlo node)
+    or the node den cannot evaluate, with its line.
+
+    den(expression_json, domain="exact"): den of an SHlo expression with values (JSON text,
+    as `shlo den` reads it): a dict with text (each element: "3/4", "[lo, hi]"), nearest
+    (doubles) and events.
+    """
+    if inputs is None or isinstance(inputs, str):  # the expression form: den(json) or den(json, domain)
+        return _unwrap(_core.den(what, domain if inputs is None else inputs))
+    program = _program(what)
+    return _values(_unwrap(_core.den_program(program, _replica_lists(inputs, replicas), domain, replicas)), replicas)
 
 
 def _shlo_command():
@@ -236,17 +256,39 @@ def _shlo_command():
     return found
 
 
+class PropResult:
+    """The result of prop(), as the C++ PropResult: .rows, one dict per property with the C++
+    PropRow's fields (property, runs, passed, failed, discarded, seconds, saved_to: a failing
+    case's corpus folder, else ""), and .failed, the failed cases of all of them."""
+
+    def __init__(self, rows, failed):
+        self.rows, self.failed = rows, failed
+
+    def __repr__(self):
+        return f"PropResult({len(self.rows)} properties, {self.failed} failed)"
+
+
+_PROP_ROW_FIELDS = ("property", "runs", "passed", "failed", "discarded", "seconds", "saved_to")
+
+
 def prop(time=60, only=None, seed=1, corpus="corpus"):
     """The property catalogue for `time` seconds: runs `shlo prop --time TIME --json` (the
     catalogue forks a child per property, and its generators cannot live in this module) and
-    returns one dict per property (property, runs, passed, failed, discarded, seconds,
-    cases_per_second). `only`: names or families (text, skeleton, meaning, domains, theorem)."""
+    returns a PropResult. A failing property is a result (.failed > 0, its row's saved_to),
+    not an exception; an unknown name in `only` raises InputError with the command's message;
+    a command that crashes raises RunError. `only`: names or families (text, skeleton,
+    meaning, domains, theorem)."""
     import json
     import subprocess
     args = [_shlo_command(), "prop", "--time", str(float(time)), "--seed", str(seed), "--corpus", corpus, "--json"]
     for o in only or []:
         args += ["--only", o]
     r = subprocess.run(args, capture_output=True, text=True)
+    message = r.stderr.strip()
+    if r.returncode == 2:  # bad input: an unknown property, say
+        raise InputError("input", message.removeprefix("shlo: ") or "shlo prop: exit 2")
     if r.returncode not in (0, 1):  # 1: a property failed; the table says which
-        raise InputError("input", r.stderr.strip() or f"shlo prop: exit {r.returncode}")
-    return json.loads(r.stdout)["properties"]
+        raise RunError("run", f"shlo prop: exit {r.returncode}" + (f": {message}" if message else ""))
+    table = json.loads(r.stdout)
+    rows = [{k: row.get(k, "") for k in _PROP_ROW_FIELDS} for row in table["properties"]]
+    return PropResult(rows, table["failed"])

@@ -142,6 +142,9 @@ class AgainstTheCommand(unittest.TestCase):
         command = json.loads(shlo("check", c.file, "--inputs", c.dir / "inputs", "--outputs", c.dir, "--json").stdout)
         self.assertEqual(verdict.verdict, "PASS")
         self.assertTrue(verdict.passed)
+        for row in verdict.rows:  # each row's line is the table's (the command's) own row
+            self.assertIn("\n" + row["line"], verdict.table)
+            self.assertTrue(row["line"].startswith(row["name"]) and row["line"].rstrip().endswith("PASS"))
         self.assertEqual(len(verdict.rows), len(command["outputs"]))
         self.assertEqual(json.loads(verdict.json)["outputs"], command["outputs"])  # every field of every row
         for ours, theirs in zip(verdict.rows, command["outputs"]):
@@ -159,6 +162,19 @@ class AgainstTheCommand(unittest.TestCase):
         self.assertIn("FAIL", wrong.table)
         shlo("check", c.file, "--inputs", c.dir / "inputs", "--outputs", moved, expect=1)
 
+    def test_den_with_inputs_equals_the_exact_run(self):
+        c = CommandRun(self.tmp.name, "linear_fwd", "exact")
+        (meaning,) = shlo_oracle.den(c.program, c.inputs[0], domain="exact")
+        expected = [Fraction(t) for t in txt_values(c.out(0, 0, "txt"))]  # the command's exact run
+        self.assertEqual(meaning.shape, (128, 10))
+        self.assertEqual(list(meaning.ravel()), expected)
+        # The control: another input (one element of x moved) gives another meaning in row 3.
+        moved = [a.copy() for a in c.inputs[0]]
+        moved[0][3, 0] += np.float32(0.25)
+        (other,) = shlo_oracle.den(c.program, moved, domain="exact")
+        self.assertNotEqual(list(other[3]), list(meaning[3]))
+        self.assertEqual(list(other[2]), list(meaning[2]))
+
     def test_lift_equals_the_command(self):
         out = Path(self.tmp.name) / "lift.json"
         shlo("lift", ARTIFACTS / "linear_train_step.mlir", "-o", out)
@@ -166,6 +182,22 @@ class AgainstTheCommand(unittest.TestCase):
         self.assertEqual(lifted["render_json"], out.read_text())
         self.assertEqual(lifted["emitted"], text_of("linear_train_step"))
         self.assertGreater(lifted["as_nodes"], 0)
+
+
+MLP2 = """module @m {
+  func.func @mlp(%x: tensor<2x3xf32>, %W0: tensor<3x4xf32>, %b0: tensor<4xf32>, %W1: tensor<4x2xf32>, %b1: tensor<2xf32>) -> tensor<2x2xf32> {
+    %v0 = stablehlo.dot_general %x, %W0, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+    %v1 = stablehlo.broadcast_in_dim %b0, dims = [1] : (tensor<4xf32>) -> tensor<2x4xf32>
+    %v2 = stablehlo.add %v0, %v1 : tensor<2x4xf32>
+    %v3 = stablehlo.constant dense<0.0> : tensor<2x4xf32>
+    %v4 = stablehlo.maximum %v2, %v3 : tensor<2x4xf32>
+    %v5 = stablehlo.dot_general %v4, %W1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<2x4xf32>, tensor<4x2xf32>) -> tensor<2x2xf32>
+    %v6 = stablehlo.broadcast_in_dim %b1, dims = [1] : (tensor<2xf32>) -> tensor<2x2xf32>
+    %v7 = stablehlo.add %v5, %v6 : tensor<2x2xf32>
+    return %v7 : tensor<2x2xf32>
+  }
+}
+"""
 
 
 class WithoutArtifacts(unittest.TestCase):
@@ -181,14 +213,33 @@ class WithoutArtifacts(unittest.TestCase):
         with self.assertRaises(shlo_oracle.InputError):
             shlo_oracle.den('{"constructor": "frob"}')
 
+    def test_den_with_inputs_names_a_verbatim_instruction(self):
+        text = MLP2.replace("%v7 = stablehlo.add %v5, %v6", "%v7 = stablehlo.subtract %v5, %v6")
+        rng = np.random.default_rng(1)
+        inputs = [rng.uniform(-1, 1, s).astype(np.float32) for s in [(2, 3), (3, 4), (4,), (4, 2), (2,)]]
+        q = [np.vectorize(lambda v: Fraction(float(v)), otypes=[object])(a) for a in inputs]
+        hidden = np.maximum(q[0].dot(q[1]) + q[2], Fraction(0))  # by hand, in Fractions
+        (y,) = shlo_oracle.den(MLP2, inputs)  # the control: MLP2 lifts whole
+        self.assertEqual(list(y.ravel()), list((hidden.dot(q[3]) + q[4]).ravel()))
+        with self.assertRaises(shlo_oracle.RunError) as e:
+            shlo_oracle.den(text, inputs)
+        self.assertIn("<input>:9:5:", e.exception.message)
+        self.assertIn("stablehlo.broadcast_in_dim %b1", e.exception.message)
+
     def test_prop_runs_a_family(self):
         with tempfile.TemporaryDirectory() as corpus:
-            rows = shlo_oracle.prop(time=2, only=["text"], corpus=corpus)
-        self.assertTrue(rows and all(r["property"].startswith("text.") for r in rows))
-        self.assertTrue(all(r["failed"] == 0 and r["runs"] > 0 for r in rows))
-        with self.assertRaises(shlo_oracle.InputError) as e:
+            result = shlo_oracle.prop(time=2, only=["text"], corpus=corpus)
+        listed = shlo("prop", "--list").stdout
+        self.assertIsInstance(result, shlo_oracle.PropResult)
+        self.assertEqual(result.failed, 0)
+        self.assertTrue(result.rows and all(r["property"].startswith("text.") for r in result.rows))
+        for r in result.rows:  # the C++ PropRow's fields, real values
+            self.assertEqual(set(r), {"property", "runs", "passed", "failed", "discarded", "seconds", "saved_to"})
+            self.assertIn(r["property"] + " ", listed)  # a name from the catalogue
+            self.assertTrue(r["runs"] > 0 and r["passed"] == r["runs"] and r["failed"] == 0 and r["saved_to"] == "")
+        with self.assertRaises(shlo_oracle.InputError) as e:  # the control
             shlo_oracle.prop(time=1, only=["no.such.property"])
-        self.assertIn("no.such.property", e.exception.message)
+        self.assertEqual(e.exception.message, "unknown property 'no.such.property' (see shlo prop --list)")
 
     def test_bad_text_raises_with_its_location(self):
         bad = "module @m {\n  func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {\n    %v0 = stablehlo.frobnicate %x : tensor<2xf32>\n"
