@@ -288,3 +288,72 @@ TEST_CASE("bound: an artifact's f32 outputs in four summation orders lie within 
     }
   }
 }
+
+TEST_CASE("bound: a zero times an exact infinity is NaN in float32, and the bound says it may be", "[bound]") {
+  // Found by domains.f32_any_order_within_bound: an outer product (no contracting dims) of a
+  // zero with -inf was bounded as an exact 0, while float32 gives NaN.
+  auto outer = [](const char* constant) {
+    return std::string(R"(module @m {
+  func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+    %c = stablehlo.constant dense<)") + constant + R"(> : tensor<f32>
+    %v0 = stablehlo.dot_general %x, %c, contracting_dims = [] x [], precision = [DEFAULT, DEFAULT] : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+    return %v0 : tensor<2xf32>
+  }
+})";
+  };
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const auto r = run1(ieee, outer("0xFF800000"), {{0.0f, 1.0f}});
+  CHECK(ieee.bound(r[0]) == std::numeric_limits<double>::infinity());
+  CHECK_FALSE(judge_element(ieee, r[0], nan).over);  // float32's 0 * -inf
+  CHECK_FALSE(judge_element(ieee, r[1], -std::numeric_limits<double>::infinity()).over);  // 1 * -inf
+  CHECK(r[0].lo <= r[0].hi);  // an enclosure, not NaN
+  // Control: with a finite partner the zero row is an exact 0, and a NaN lies outside it.
+  const auto finite = run1(ieee, outer("2.0"), {{0.0f, 1.0f}});
+  CHECK(ieee.bound(finite[0]) == 0);
+  CHECK(judge_element(ieee, finite[0], nan).over);
+  // The elementwise product says the same.
+  const auto mul = run1(ieee, R"(module @m {
+  func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+    %c = stablehlo.constant dense<0xFF800000> : tensor<2xf32>
+    %v0 = stablehlo.multiply %x, %c : tensor<2xf32>
+    return %v0 : tensor<2xf32>
+  }
+})", {{0.0f, 1.0f}});
+  CHECK_FALSE(judge_element(ieee, mul[0], nan).over);
+}
+
+TEST_CASE("check: the table's header and rows, column for column", "[bound][check_table]") {
+  // `shlo check`, the library's CheckRow::line and Python print these lines: a change of a
+  // column shows here first.
+  CHECK(format_table_header() ==
+        "output        rep shape               max abs    max rel  max ulps  worst e/bnd worst e/stat at                   over   "
+        "improb    flips    unbnd  verdict\n");
+  OutputCheck pass;
+  pass.name = "%v2";
+  pass.shape = {2, 3};
+  pass.max_abs = 0.5;
+  pass.max_rel = 0.25;
+  pass.max_ulps = 3;
+  pass.worst_ratio = 0.125;
+  pass.worst_pratio = 0.0625;
+  pass.worst_flat = 4;
+  pass.flips = 1;
+  CHECK(format_table_row(pass) ==
+        "%v2             0 2x3                     0.5       0.25         3        0.125       0.0625 [1, 1]                  0        "
+        "0        1        0  PASS\n");
+  OutputCheck fail;
+  fail.name = "%v7";
+  fail.replica = 3;
+  fail.max_abs = 1e-6;
+  fail.max_rel = 2.5e-7;
+  fail.max_ulps = 40.5;
+  fail.worst_ratio = 1.5;
+  fail.worst_pratio = 3.25;
+  fail.worst_flat = 0;
+  fail.over = 1;
+  CHECK(format_table_row(fail) ==
+        "%v7             3 scalar                1e-06    2.5e-07      40.5          1.5         3.25 []                      1        "
+        "0        0        0  FAIL\n");
+  fail.over = 0;  // control: the verdict column follows the counts
+  CHECK(format_table_row(fail).ends_with("  PASS\n"));
+}

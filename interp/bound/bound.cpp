@@ -390,6 +390,8 @@ BoundDomain::Closed BoundDomain::close_sum(const Scalar& a) const {
   const double float_sums = up(1 + gamma_f32(2 * a.terms + 2));
   const double widen = up(up(a.sum.abssum * c) * (1 + c));
   Closed out{{down(a.lo - widen), up(a.hi + widen)}, 0, 0, 0, 0, up_float(a.events * float_sums) + (a.terms >= 1 ? 1.0f : 0.0f)};
+  // A term 0 * inf, or infinities of both signs, leave no real sum: the whole line encloses it.
+  if (!(out.x.lo <= out.x.hi)) out.x = {-kInf, kInf};
   if (a.flags & kUnbounded || !std::isfinite(a.sum.magsum) || !std::isfinite(a.err)) {
     out.err = out.pdet = out.perr = kInf;
     return out;
@@ -437,10 +439,14 @@ void BoundDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C,
       a[static_cast<std::size_t>(m * K + k)] = product_operand(A[m * K + k]);
       row_flags[static_cast<std::size_t>(m)] |= A[m * K + k].flags & kCarried;
     }
+  // A row k of B with an infinite entry: a zero of A meets it in a product 0 * inf, a NaN in
+  // float, so zeros of A in column k may not be skipped below.
+  std::vector<std::uint8_t> meets_infinity(static_cast<std::size_t>(K), 0);
   for (std::int64_t k = 0; k < K; ++k)
     for (std::int64_t n = 0; n < N; ++n) {
-      b[static_cast<std::size_t>(k * N + n)] = product_operand(B[k * N + n]);
+      const ProductOperand& y = b[static_cast<std::size_t>(k * N + n)] = product_operand(B[k * N + n]);
       column_flags[static_cast<std::size_t>(n)] |= B[k * N + n].flags & kCarried;
+      meets_infinity[static_cast<std::size_t>(k)] |= !(y.mag + y.err < kInf);
     }
   for (std::int64_t m = 0; m < M; ++m)
     for (std::int64_t n = 0; n < N; ++n) {
@@ -454,7 +460,8 @@ void BoundDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C,
     for (std::int64_t m = 0; m < M; ++m)
       for (std::int64_t k = 0; k < K; ++k) {
         const ProductOperand& x = a[static_cast<std::size_t>(m * K + k)];
-        if (x.mag == 0 && x.err == 0) continue;  // every product of this row is an exact 0
+        // Every product of this row is an exact 0, unless it meets an infinity.
+        if (x.mag == 0 && x.err == 0 && !meets_infinity[static_cast<std::size_t>(k)]) continue;
         const ProductOperand* y = b.data() + k * N;
         Scalar* c = C + m * N;
         for (std::int64_t n = n0; n < n1; ++n) add_product(c[n], x, y[n]);
