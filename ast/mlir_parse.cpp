@@ -215,6 +215,16 @@ std::vector<TensorType> ModuleParser::result_types(bool& parenthesized, std::vec
   return out;
 }
 
+std::vector<TensorType> ModuleParser::parenthesised_types(std::string_view what) {
+  lex_.expect("(", "'(' opening " + std::string(what));
+  std::vector<TensorType> out;
+  if (!lex_.peek(")")) {
+    do out.push_back(type()); while (lex_.accept(","));
+  }
+  lex_.expect(")", "')' or ','");
+  return out;
+}
+
 Function ModuleParser::function() {
   Function f;
   lex_.skip_space();

@@ -48,12 +48,7 @@ Call ModuleParser::call() {
   c.operands = std::move(collected.operands);
   c.operand_types = std::move(collected.operand_types);
   lex_.expect(":", "':' and the callee's type (T, ...) -> R");
-  lex_.expect("(", "'(' opening the operand types");
-  std::vector<TensorType> printed;
-  if (!lex_.peek(")")) {
-    do printed.push_back(type()); while (lex_.accept(","));
-  }
-  lex_.expect(")", "')' or ','");
+  const std::vector<TensorType> printed = parenthesised_types("the operand types");
   if (printed != c.operand_types)
     lex_.fail_at(c.location, "the call's operand types (" + type_list(printed) + ") are not those of its operands (" +
                                  type_list(c.operand_types) + ")");

@@ -157,12 +157,7 @@ void ModuleParser::custom_call_check(Check& c, Instruction& collected) {
                                  "' (only check.expect_close, check.expect_eq and check.expect_almost_eq are run)");
   }
   lex_.expect(":", "':' and the types");
-  lex_.expect("(", "'(' opening the operand types");
-  std::vector<TensorType> printed;
-  if (!lex_.peek(")")) {
-    do printed.push_back(type()); while (lex_.accept(","));
-  }
-  lex_.expect(")", "')' or ','");
+  const std::vector<TensorType> printed = parenthesised_types("the operand types");
   lex_.expect("->", "'-> ()'");
   lex_.expect("(", "'()': a check has no results");
   lex_.expect(")", "')': a check has no results");

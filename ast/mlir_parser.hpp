@@ -55,6 +55,9 @@ class ModuleParser : public OpParseContext {
   /// (T, ...) or a single T: the results of a function or of a call's type. With
   /// `attributes`, a parenthesised result may carry a dictionary, kept raw.
   std::vector<TensorType> result_types(bool& parenthesized, std::vector<std::string>* attributes);
+  /// `(T, ...)`, possibly empty: the operand types of a call or a check; `what` names them in
+  /// the error when the '(' is missing.
+  std::vector<TensorType> parenthesised_types(std::string_view what);
 
   // ---- calls (mlir_parse_calls.cpp) ----
   /// `%a`, `%a:2`, `%a, %b`: the result names as uses write them (%a#0, %a#1 for a pack).

@@ -200,6 +200,25 @@ PYBIND11_MODULE(_core, m) {
       return d;
     });
   });
+  // prop() through the command (the catalogue's RapidCheck cannot live in this module).
+  m.def("prop_with_command", [](const std::string& command, double seconds, const std::vector<std::string>& only,
+                                std::uint64_t seed, const std::string& corpus) {
+    return answer(prop_with_command(command, seconds, only, seed, corpus), [](const PropResult& r) {
+      py::list rows;
+      for (const PropRow& row : r.rows) {
+        py::dict d;
+        d["property"] = row.property;
+        d["runs"] = row.runs;
+        d["passed"] = row.passed;
+        d["failed"] = row.failed;
+        d["discarded"] = row.discarded;
+        d["seconds"] = row.seconds;
+        d["saved_to"] = row.saved_to;
+        rows.append(d);
+      }
+      return py::make_tuple(rows, r.failed);
+    });
+  });
   m.def("den", [](const std::string& json, const std::string& domain) {
     return answer(den(json, domain), [](const DenValues& v) {
       py::dict d;

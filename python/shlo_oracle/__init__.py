@@ -268,27 +268,12 @@ class PropResult:
         return f"PropResult({len(self.rows)} properties, {self.failed} failed)"
 
 
-_PROP_ROW_FIELDS = ("property", "runs", "passed", "failed", "discarded", "seconds", "saved_to")
-
-
 def prop(time=60, only=None, seed=1, corpus="corpus"):
-    """The property catalogue for `time` seconds: runs `shlo prop --time TIME --json` (the
-    catalogue forks a child per property, and its generators cannot live in this module) and
-    returns a PropResult. A failing property is a result (.failed > 0, its row's saved_to),
-    not an exception; an unknown name in `only` raises InputError with the command's message;
-    a command that crashes raises RunError. `only`: names or families (text, skeleton,
-    meaning, domains, theorem)."""
-    import json
-    import subprocess
-    args = [_shlo_command(), "prop", "--time", str(float(time)), "--seed", str(seed), "--corpus", corpus, "--json"]
-    for o in only or []:
-        args += ["--only", o]
-    r = subprocess.run(args, capture_output=True, text=True)
-    message = r.stderr.strip()
-    if r.returncode == 2:  # bad input: an unknown property, say
-        raise InputError("input", message.removeprefix("shlo: ") or "shlo prop: exit 2")
-    if r.returncode not in (0, 1):  # 1: a property failed; the table says which
-        raise RunError("run", f"shlo prop: exit {r.returncode}" + (f": {message}" if message else ""))
-    table = json.loads(r.stdout)
-    rows = [{k: row.get(k, "") for k in _PROP_ROW_FIELDS} for row in table["properties"]]
-    return PropResult(rows, table["failed"])
+    """The property catalogue for `time` seconds: runs `shlo prop --time TIME --json` through
+    the library's prop_with_command (the catalogue forks a child per property, and its
+    generators cannot live in this module) and returns a PropResult. A failing property is a
+    result (.failed > 0, its row's saved_to), not an exception; an unknown name in `only`
+    raises InputError with the command's message; a command that cannot start or crashes
+    raises RunError. `only`: names or families (text, skeleton, meaning, domains, theorem)."""
+    rows, failed = _unwrap(_core.prop_with_command(_shlo_command(), float(time), list(only or []), int(seed), corpus))
+    return PropResult(rows, failed)
