@@ -247,7 +247,7 @@ TEST_CASE("sort: an undecided comparison in the interval domain is an error", "[
   CHECK(run_typed(E, text) == Strings{"3/10", "3/10"});
 }
 
-TEST_CASE("while: a fori_loop with captured bounds; zero iterations; the iteration limit", "[regions]") {
+TEST_CASE("while: a fori_loop with captured bounds, zero iterations, the iteration limit", "[regions]") {
   // sum over i < 4 of i * 0.5 = 0.5 * (0 + 1 + 2 + 3) = 3.
   CHECK(run_typed(E, fori_program("4", "0.5")) == Strings{"3"});
   CHECK(run_typed(F32, fori_program("4", "0.5")) == Strings{"3"});
