@@ -160,8 +160,13 @@ void AttributeReader::value(OpSyntax& op, const std::string& key, Location at) {
     l.expect(":", "':' and the literal's type");
     op.value_type = cx_.type();
     finish_dense(a.literal, *op.value_type, literal_at);
-  } else if (take("iota_dimension", Op::Iota) || take("dimension", Op::Concatenate)) {
+  } else if (take("iota_dimension", Op::Iota) || take_any("dimension", {Op::Concatenate, Op::Sort})) {
     a.dimension = integer();
+  } else if (take("is_stable", Op::Sort)) {
+    l.skip_space();
+    if (l.accept("true")) a.is_stable = true;
+    else if (l.accept("false")) a.is_stable = false;
+    else l.fail_expected("true or false for is_stable");
   } else if (take("comparison_direction", Op::Compare)) {
     a.comparison_direction = enum_word("comparison_direction");
   } else if (take("compare_type", Op::Compare)) {

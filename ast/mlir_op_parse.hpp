@@ -29,8 +29,12 @@ class OpParseContext {
   virtual std::string operand(std::string_view what) = 0;
   /// The type of value `name`, used at `at` (fails if it is not defined).
   virtual TensorType value_type(const std::string& name, Location at) = 0;
-  /// A region `{ ^bb0(...): ... stablehlo.return ... }` in its own scope.
+  /// A region `{ ^bb0(...): ... stablehlo.return ... }` (or without the label when it takes no
+  /// arguments) in its own scope.
   virtual Region region() = 0;
+  /// A region whose block arguments were declared before it (reduce's `reducer(...)`, while's
+  /// `(%arg = %init)`): `{ ... stablehlo.return ... }` without a label.
+  virtual Region region_with(const std::vector<std::pair<std::string, TensorType>>& arguments) = 0;
   /// How many regions enclose the op being read (the reader bounds the nesting).
   virtual int& region_depth() = 0;
 };
@@ -68,6 +72,10 @@ class AttributeNames {
  private:
   std::vector<std::string_view> names_;
 };
+
+/// Regions inside regions (a while in a case branch, ...): the limit keeps the recursive
+/// descent far from the stack's end on hostile input.
+inline constexpr int kMaxRegionNesting = 32;
 
 /// One op as written, in either syntax, before binding.
 struct OpSyntax {

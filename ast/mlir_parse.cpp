@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "ast/mlir_parser.hpp"
+#include "ast/regions.hpp"
 #include "ast/verify.hpp"
 
 namespace shlo {
@@ -52,19 +53,25 @@ void ModuleParser::define(const std::string& name, const TensorType& type, Locat
                          std::to_string(it->second.location.line) + ")");
 }
 
-TensorType ModuleParser::value_type(const std::string& name, Location at) {
-  auto it = scopes_.back().find(name);
-  if (it == scopes_.back().end())
-    lex_.fail_at(at, "use of undefined value " + name + " (values must be defined before use)");
-  return it->second.type;
+const ModuleParser::Definition* ModuleParser::visible(const std::string& name) const {
+  for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
+    auto it = scope->find(name);
+    if (it != scope->end()) return &it->second;
+  }
+  return nullptr;
 }
 
-// An operand: a name defined earlier in the current scope; its type is appended.
+TensorType ModuleParser::value_type(const std::string& name, Location at) {
+  const Definition* d = visible(name);
+  if (!d) lex_.fail_at(at, "use of undefined value " + name + " (values must be defined before use)");
+  return d->type;
+}
+
+// An operand: a name defined earlier in a visible scope; its type is appended.
 std::string ModuleParser::use(Instruction& inst) {
   const std::string name = value_use("an operand (%name)");
-  auto it = scopes_.back().find(name);
   inst.operands.push_back(name);
-  inst.operand_types.push_back(it->second.type);
+  inst.operand_types.push_back(visible(name)->type);
   return name;
 }
 
@@ -72,17 +79,17 @@ std::string ModuleParser::value_use(std::string_view what) {
   lex_.skip_space();
   const Location at = lex_.location();
   std::string name = lex_.ssa_name(what);
-  const Scope& scope = scopes_.back();
+  auto defined = [&](const std::string& n) { return visible(n) != nullptr; };
   if (lex_.accept("#")) {
     const std::int64_t index = lex_.integer("a result number after '#'");
     const std::string base = name;
     name += "#" + std::to_string(index);
-    if (scope.count(name)) return name;
-    if (index == 0 && scope.count(base)) return base;
-    lex_.fail_at(at, "use of undefined value " + name + (scope.count(base + "#0") ? " (result number out of range)" : ""));
+    if (defined(name)) return name;
+    if (index == 0 && defined(base)) return base;
+    lex_.fail_at(at, "use of undefined value " + name + (defined(base + "#0") ? " (result number out of range)" : ""));
   }
-  if (!scope.count(name)) {
-    if (scope.count(name + "#0")) lex_.fail_at(at, name + " has several results: use " + name + "#0, " + name + "#1, ...");
+  if (!defined(name)) {
+    if (defined(name + "#0")) lex_.fail_at(at, name + " has several results: use " + name + "#0, " + name + "#1, ...");
     lex_.fail_at(at, "use of undefined value " + name + " (values must be defined before use)");
   }
   return name;
@@ -117,35 +124,60 @@ Instruction ModuleParser::instruction() {
   lex_.skip_space();
   const Location at = lex_.location();
   const std::string result = lex_.ssa_name("an instruction (%name = ...), a comment or 'return'");
-  if (lex_.peek(":")) lex_.fail_at(lex_.location(), "multi-result instructions (%name:2) are not supported");
+  std::int64_t pack = 1;  // `%r:N`: N results, used as %r#0 ... %r#N-1
+  std::vector<std::string> listed{result};  // `%a, %b = ...`
+  if (lex_.accept(":")) {
+    const Location count_at = lex_.location();
+    pack = lex_.integer("the number of results after ':'");
+    if (pack < 1) lex_.fail_at(count_at, "an op defines at least one result");
+  } else {
+    while (lex_.accept(",")) {
+      lex_.skip_space();
+      listed.push_back(lex_.ssa_name("a result name"));
+    }
+    pack = static_cast<std::int64_t>(listed.size());
+  }
   lex_.expect("=", "'='");
   Instruction inst = parse_op(*this, at, &aliases_);
   inst.result = result;
-  define(inst.result, inst.result_type, inst.location);
+  if (listed.size() > 1) inst.results = listed;
+  if (static_cast<std::int64_t>(result_count(inst)) != pack)
+    lex_.fail_at(at, "stablehlo." + std::string(op_name(inst.op)) + " has " + std::to_string(result_count(inst)) +
+                         " result(s) but " + std::to_string(pack) + " are named");
+  for (std::size_t i = 0; i < result_count(inst); ++i) define(result_name(inst, i), result_type(inst, i), inst.location);
   return inst;
 }
 
-Region ModuleParser::region() {
+Region ModuleParser::region_with(const std::vector<std::pair<std::string, TensorType>>& arguments) {
   Region r;
   lex_.expect("{", "'{' opening a region");
   lex_.skip_space_and_comments();
   r.location = lex_.location();
-  lex_.expect("^bb0", "the region's block '^bb0(...)'");
-  scopes_.emplace_back();  // isolated: a region sees only its arguments and its own values
-  lex_.expect("(");
-  if (!lex_.peek(")")) {
-    do {
-      lex_.skip_space();
-      const Location at = lex_.location();
-      const std::string name = lex_.ssa_name("a block argument");
-      lex_.expect(":");
-      const TensorType t = type();
-      define(name, t, at);
-      r.arguments.emplace_back(name, t);
-    } while (lex_.accept(","));
+  // Its own scope: its arguments and values, gone at its end; it reads the scopes around it.
+  scopes_.emplace_back();
+  for (const auto& [name, t] : arguments) {
+    define(name, t, r.location);
+    r.arguments.emplace_back(name, t);
   }
-  lex_.expect(")", "')' or ','");
-  lex_.expect(":", "':' after the block arguments");
+  // `^bb0(...):`, also `^bb0:` or no label at all when the block takes no arguments (if, case).
+  if (arguments.empty() && lex_.peek("^")) {
+    lex_.expect("^bb0", "the region's block '^bb0(...)'");
+    if (lex_.accept("(")) {
+      if (!lex_.peek(")")) {
+        do {
+          lex_.skip_space();
+          const Location at = lex_.location();
+          const std::string name = lex_.ssa_name("a block argument");
+          lex_.expect(":");
+          const TensorType t = type();
+          define(name, t, at);
+          r.arguments.emplace_back(name, t);
+        } while (lex_.accept(","));
+      }
+      lex_.expect(")", "')' or ','");
+    }
+    lex_.expect(":", "':' after the block arguments");
+  }
   bool generic_return = false;  // "stablehlo.return"(%a) : (tensor<f32>) -> ()
   for (;;) {
     lex_.skip_space_and_comments();
@@ -154,13 +186,8 @@ Region ModuleParser::region() {
     r.body.push_back(instruction());
   }
   if (generic_return) lex_.expect("(", "'(' opening the returned values");
-  do {
-    lex_.skip_space();
-    const Location at = lex_.location();
-    const std::string name = lex_.ssa_name("a returned value");
-    if (!scopes_.back().count(name)) lex_.fail_at(at, "use of undefined value " + name);
-    r.results.push_back(name);
-  } while (lex_.accept(","));
+  do r.results.push_back(value_use("a returned value"));  // %x, %r#1, or a value of a scope around
+  while (lex_.accept(","));
   if (generic_return) lex_.expect(")", "')' or ','");
   lex_.expect(":", "':' and the returned types");
   if (generic_return) lex_.expect("(", "'(' opening the returned types");
@@ -175,7 +202,7 @@ Region ModuleParser::region() {
     lex_.fail_at(r.location, "the region returns " + std::to_string(r.results.size()) + " value(s) but " +
                                  std::to_string(r.result_types.size()) + " type(s)");
   for (std::size_t i = 0; i < r.results.size(); ++i)
-    if (scopes_.back().at(r.results[i]).type != r.result_types[i])
+    if (visible(r.results[i])->type != r.result_types[i])
       lex_.fail_at(r.location, "returned value " + r.results[i] + " does not have type " + to_string(r.result_types[i]));
   scopes_.pop_back();
   lex_.skip_space_and_comments();

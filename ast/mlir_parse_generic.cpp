@@ -9,11 +9,6 @@ namespace shlo {
 // ast/mlir_parse_ops.cpp
 void read_functional_op_type(OpParseContext& cx, OpSyntax& op);
 
-namespace {
-// Regions inside regions: the printers write one level; the limit keeps the recursive descent
-// far from the stack's end on hostile input.
-constexpr int kMaxRegionNesting = 32;
-}  // namespace
 
 void read_generic_op(OpParseContext& cx, AttributeReader& attrs, OpSyntax& op) {
   Lexer& l = cx.lexer();

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "ast/mlir_op_parse.hpp"
+#include "ast/regions.hpp"
 #include "ast/verify.hpp"
 
 namespace shlo {
@@ -112,6 +113,9 @@ class PrettyReader {
   void dot_general();
   void convolution();
   void reduce();
+  void reduce_body();
+  void while_loop();
+  Region region_with(const std::vector<std::pair<std::string, TensorType>>& arguments);
 
   OpParseContext& cx_;
   Lexer& l_;
@@ -250,6 +254,10 @@ void PrettyReader::read() {
       return convolution();
     case Op::Reduce:
       return reduce();
+    case Op::While:
+      return while_loop();
+    case Op::Sort: case Op::If: case Op::Case:
+      l_.fail_at(op_.op_location, full_name(op) + " is written in the generic form \"" + full_name(op) + "\"(...) ({ regions }) : ...");
     case Op::ReduceWindow:
     case Op::SelectAndScatter:
     case Op::AllReduce:
@@ -331,17 +339,30 @@ void PrettyReader::convolution() {
   types(TypeForm::Functional);
 }
 
-// (%x init: %z) applies stablehlo.OP across dimensions = [...]
+// (%x init: %z) applies stablehlo.OP across dimensions = [...] : T, or the full form
+// (%x init: %z), (%y init: %w) across dimensions = [...] : T reducer(...) (...) { body }
+// (mlir-forms §12.1). The operands are kept as the generic form has them: inputs, then inits.
 void PrettyReader::reduce() {
   Attributes& a = op_.inst.attributes;
-  l_.expect("(", "'(' before the reduce operand");
-  use();
-  l_.expect("init", "'init:'");
-  l_.expect(":");
-  use();
-  l_.expect(")");
-  if (l_.peek(",")) l_.fail_at(l_.location(), "a reduce of several inputs is not supported yet");
-  l_.expect("applies", "'applies stablehlo.OP' (a reduce whose body is a program is not supported yet)");
+  std::vector<std::string> inits;
+  std::vector<TensorType> init_types;
+  do {
+    l_.expect("(", "'(' before the reduce operand");
+    use();
+    l_.expect("init", "'init:'");
+    l_.expect(":");
+    use();
+    inits.push_back(op_.inst.operands.back());
+    init_types.push_back(op_.inst.operand_types.back());
+    op_.inst.operands.pop_back();
+    op_.inst.operand_types.pop_back();
+    l_.expect(")");
+  } while (l_.accept(","));
+  op_.inst.operands.insert(op_.inst.operands.end(), inits.begin(), inits.end());
+  op_.inst.operand_types.insert(op_.inst.operand_types.end(), init_types.begin(), init_types.end());
+  if (!l_.peek("applies")) return reduce_body();
+  if (inits.size() != 1) l_.fail_at(l_.location(), "'applies' reduces one input; several inputs need a reducer body");
+  l_.expect("applies", "'applies stablehlo.OP' or 'across dimensions = [...]'");
   l_.skip_space();
   const Location body_at = l_.location();
   const std::string body = l_.identifier("the reducer op (stablehlo.add, ...)");
@@ -355,22 +376,84 @@ void PrettyReader::reduce() {
   types(TypeForm::Functional);
 }
 
-// A generic reduce's region, when it is one binary op of its two arguments, is the pretty
-// form's `applies` (the interpreter's reduce runs exactly that).
-void reduce_body_from_region(Lexer& l, OpSyntax& op) {
+// The full form's `across dimensions = [...] {attrs} : (T...) -> (R...) reducer(%a: E0, %c: E0)
+// (%b: E1, %d: E1) { body }`: one pair per input, block arguments all first members, then all
+// second members (mlir-forms §12.1).
+void PrettyReader::reduce_body() {
+  Attributes& a = op_.inst.attributes;
+  l_.expect("across", "'applies stablehlo.OP' or 'across dimensions = [...]'");
+  keyword("dimensions", "'dimensions = [...]'");
+  a.dimensions = attrs_.int_list();
+  given("dimensions");
+  types(TypeForm::Functional);
+  l_.expect("reducer", "'reducer' and the body's arguments");
+  std::vector<std::pair<std::string, TensorType>> firsts, seconds;
+  while (l_.accept("(")) {
+    for (auto* side : {&firsts, &seconds}) {
+      if (side == &seconds) l_.expect(",", "',' between the two arguments of a reducer pair");
+      l_.skip_space();
+      const std::string name = l_.ssa_name("a reducer argument");
+      l_.expect(":");
+      side->emplace_back(name, cx_.type());
+    }
+    l_.expect(")", "')' closing the reducer pair");
+  }
+  firsts.insert(firsts.end(), seconds.begin(), seconds.end());
+  op_.inst.regions.push_back(region_with(firsts));
+}
+
+// (%arg = %init, ...) : T, ... [attributes {...}] cond { ... } do { ... } (mlir-forms §12.2):
+// both regions take the same named arguments, one per operand.
+void PrettyReader::while_loop() {
+  l_.expect("(", "'(' opening the loop's values");
+  std::vector<std::string> names;
+  if (!l_.peek(")")) {
+    do {
+      l_.skip_space();
+      names.push_back(l_.ssa_name("a loop value (%arg = %init)"));
+      l_.expect("=", "'=' and the initial value");
+      use();
+    } while (l_.accept(","));
+  }
+  l_.expect(")", "')' or ','");
+  if (!names.empty()) {
+    l_.expect(":", "':' and the loop values' types");
+    do op_.written_operand_types.push_back(cx_.type()); while (l_.accept(","));
+  }
+  op_.functional_type = true;
+  op_.written_result_types = op_.written_operand_types;
+  if (l_.accept("attributes")) {
+    l_.expect("{");
+    attrs_.dictionary(op_);
+  }
+  std::vector<std::pair<std::string, TensorType>> arguments;
+  for (std::size_t i = 0; i < names.size() && i < op_.written_operand_types.size(); ++i)
+    arguments.emplace_back(names[i], op_.written_operand_types[i]);
+  l_.expect("cond", "'cond { ... }'");
+  op_.inst.regions.push_back(region_with(arguments));
+  l_.expect("do", "'do { ... }'");
+  op_.inst.regions.push_back(region_with(arguments));
+}
+
+// A region of a pretty form, nested no deeper than the generic reader allows.
+Region PrettyReader::region_with(const std::vector<std::pair<std::string, TensorType>>& arguments) {
+  int& depth = cx_.region_depth();
+  if (depth >= kMaxRegionNesting) l_.fail_at(op_.op_location, "regions nested more than " + std::to_string(kMaxRegionNesting) + " deep");
+  ++depth;
+  Region r = cx_.region_with(arguments);
+  --depth;
+  return r;
+}
+
+// A generic reduce's region, when it is one binary op of its two arguments and there is one
+// input, is the pretty form's `applies` (the fast kernel runs exactly that); any other body
+// stays a region, run as a program.
+void reduce_body_from_region(OpSyntax& op) {
   Instruction& inst = op.inst;
-  if (inst.regions.size() != 1) l.fail_at(op.op_location, "stablehlo.reduce takes one region");
-  if (inst.operands.size() != 2) l.fail_at(op.op_location, "stablehlo.reduce of several inputs is not supported yet");
-  const Region& r = inst.regions[0];
-  const bool one_op = r.arguments.size() == 2 && r.body.size() == 1 && r.results.size() == 1 &&
-                      r.results[0] == r.body[0].result && is_binary_elementwise(r.body[0].op);
-  const auto& args = r.arguments;
-  const bool in_order = one_op && r.body[0].operands == std::vector<std::string>{args[0].first, args[1].first};
-  if (!in_order)
-    l.fail_at(r.location, "a reduce body other than one binary op of its two arguments is not supported yet");
+  if (inst.regions.size() != 1 || inst.operands.size() != 2 || !is_single_binary_body(inst.regions[0])) return;
   const TensorType scalar{{}, inst.operand_types.at(0).element};
-  if (args[0].second != scalar || args[1].second != scalar)
-    l.fail_at(r.location, "the reduce body must take two " + to_string(scalar) + " arguments");
+  const Region& r = inst.regions[0];
+  if (r.arguments[0].second != scalar || r.arguments[1].second != scalar) return;  // the verifier says what is wrong
   inst.attributes.reduce_body = r.body[0].op;
   inst.regions.clear();
 }
@@ -389,9 +472,13 @@ Instruction bind(OpParseContext& cx, OpSyntax& op) {
     if (written[i] != inst.operand_types[i])
       l.fail_at(inst.location, "operand " + inst.operands[i] + " has type " + to_string(inst.operand_types[i]) +
                                    " but the instruction says " + to_string(written[i]));
-  if (op.written_result_types.size() != 1)
+  // Ops that may have several results keep them all (ast/regions.hpp).
+  const bool several = inst.op == Op::Reduce || inst.op == Op::Sort || inst.op == Op::While || inst.op == Op::If ||
+                       inst.op == Op::Case;
+  if (op.written_result_types.empty() || (op.written_result_types.size() != 1 && !several))
     l.fail_at(inst.location, name + " is written with " + std::to_string(op.written_result_types.size()) +
                                  " results; it has one");
+  if (op.written_result_types.size() > 1) inst.result_types = op.written_result_types;
   inst.result_type = std::move(op.written_result_types[0]);
   for (const char* required : required_attributes(inst.op))
     if (!op.given.count(required)) l.fail_at(op.op_location, name + " needs the attribute '" + required + "'");
@@ -416,7 +503,11 @@ Instruction bind(OpParseContext& cx, OpSyntax& op) {
       break;
     }
     case Op::Reduce:
-      if (!a.reduce_body) reduce_body_from_region(l, op);
+      if (!a.reduce_body) reduce_body_from_region(op);
+      if (!a.reduce_body && inst.regions.empty()) l.fail_at(op.op_location, name + " needs a body (a region or 'applies')");
+      break;
+    case Op::Sort:
+      if (!op.given.count("dimension")) a.dimension = -1;  // the spec's default: the last dimension
       break;
     case Op::Compare:
       if (a.compare_type == "NOTYPE") a.compare_type.clear();  // MLIR's spelling of "not given"
@@ -429,7 +520,9 @@ Instruction bind(OpParseContext& cx, OpSyntax& op) {
     default:
       break;
   }
-  const bool takes_regions = inst.op == Op::ReduceWindow || inst.op == Op::SelectAndScatter || inst.op == Op::AllReduce;
+  const bool takes_regions = inst.op == Op::ReduceWindow || inst.op == Op::SelectAndScatter || inst.op == Op::AllReduce ||
+                            inst.op == Op::Reduce || inst.op == Op::Sort || inst.op == Op::While || inst.op == Op::If ||
+                            inst.op == Op::Case;
   if (!takes_regions && !inst.regions.empty()) l.fail_at(inst.location, name + " takes no regions");
   verify_instruction(inst, l.file());
   return std::move(inst);

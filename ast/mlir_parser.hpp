@@ -22,7 +22,7 @@ class ModuleParser : public OpParseContext {
   Module module();
 
  private:
-  // ---- scopes: the function body, and one isolated scope per region ----
+  // ---- scopes: the function body, and one scope per region (which sees the scopes around it) ----
   struct Definition {
     TensorType type;
     Location location;
@@ -30,6 +30,9 @@ class ModuleParser : public OpParseContext {
   using Scope = std::map<std::string, Definition>;
 
   void define(const std::string& name, const TensorType& type, Location at);
+  /// The definition of `name` visible here: the innermost scope first, then outwards (a region
+  /// reads the values of the scopes around it); null if none.
+  const Definition* visible(const std::string& name) const;
 
   // ---- the op reader's view of this parser (ast/mlir_op_parse.hpp) ----
   Lexer& lexer() override { return lex_; }
@@ -37,7 +40,8 @@ class ModuleParser : public OpParseContext {
   int& region_depth() override { return region_depth_; }
   TensorType value_type(const std::string& name, Location at) override;
   TensorType type() override;
-  Region region() override;
+  Region region() override { return region_with({}); }
+  Region region_with(const std::vector<std::pair<std::string, TensorType>>& arguments) override;
 
   /// An operand: a name defined earlier in the current scope; its name and type are appended
   /// to `inst`.

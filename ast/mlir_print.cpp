@@ -37,7 +37,8 @@ std::string names(const std::vector<std::string>& ns) {
   return s;
 }
 std::string functional(const Instruction& inst) {
-  return " : (" + types(inst.operand_types) + ") -> " + to_string(inst.result_type);
+  const std::string results = inst.result_types.empty() ? to_string(inst.result_type) : "(" + types(inst.result_types) + ")";
+  return " : (" + types(inst.operand_types) + ") -> " + results;
 }
 
 // The labels of one side of convolution dimension numbers: [b, f, 0, 1].
@@ -69,12 +70,29 @@ void print_dense_items(const DenseLiteral& d, std::size_t depth, std::size_t& ne
 // the others one level deeper.
 void print_region(const Region& r, int indent, std::ostringstream& out) {
   const std::string pad(static_cast<std::size_t>(indent), ' ');
-  out << pad << "^bb0(";
-  for (std::size_t i = 0; i < r.arguments.size(); ++i)
-    out << (i ? ", " : "") << r.arguments[i].first << ": " << to_string(r.arguments[i].second);
-  out << "):\n";
+  if (!r.arguments.empty()) {  // the branches of if and case have no label
+    out << pad << "^bb0(";
+    for (std::size_t i = 0; i < r.arguments.size(); ++i)
+      out << (i ? ", " : "") << r.arguments[i].first << ": " << to_string(r.arguments[i].second);
+    out << "):\n";
+  }
   for (const auto& inst : r.body) out << print_instruction(inst, indent + 2);
   out << pad << "  stablehlo.return " << names(r.results) << " : " << types(r.result_types) << "\n";
+}
+
+// `"stablehlo.OP"(%a, ...) ({ region }, ...) {attributes} : (T...) -> R`: the generic form, for
+// the ops with regions other than the Lean printer's (reduce with a body, sort, while, if, case).
+void print_generic_with_regions(const Instruction& inst, int indent, const std::string& attributes, std::ostringstream& out) {
+  const std::string pad(static_cast<std::size_t>(indent), ' ');
+  out << "\"stablehlo." << op_name(inst.op) << "\"(" << names(inst.operands) << ") (";
+  for (std::size_t i = 0; i < inst.regions.size(); ++i) {
+    out << (i ? ", {\n" : "{\n");
+    print_region(inst.regions[i], indent + 2, out);
+    out << pad << "}";
+  }
+  out << ")";
+  if (!attributes.empty()) out << " {" << attributes << "}";
+  out << functional(inst);
 }
 
 }  // namespace
@@ -92,7 +110,8 @@ std::string print_instruction(const Instruction& inst, int indent) {
   const auto& a = inst.attributes;
   const auto& ops = inst.operands;
   std::ostringstream out;
-  out << pad << inst.result << " = ";
+  if (!inst.results.empty()) out << pad << names(inst.results) << " = ";  // `%a, %b = ...`
+  else out << pad << inst.result << (inst.result_types.empty() ? "" : ":" + std::to_string(inst.result_types.size())) << " = ";
   const std::string op = std::string("stablehlo.") + op_name(inst.op);
   if (is_unary_elementwise(inst.op)) {
     out << op << " " << ops[0] << " : " << to_string(inst.result_type) << "\n";
@@ -157,8 +176,20 @@ std::string print_instruction(const Instruction& inst, int indent) {
       out << functional(inst);
       break;
     case Op::Reduce:
+      if (!a.reduce_body) {
+        print_generic_with_regions(inst, indent, "dimensions = " + i64_array(a.dimensions), out);
+        break;
+      }
       out << op << "(" << ops[0] << " init: " << ops[1] << ") applies stablehlo." << op_name(*a.reduce_body)
           << " across dimensions = " << list(a.dimensions) << functional(inst);
+      break;
+    case Op::Sort:
+      print_generic_with_regions(inst, indent,
+                                 "dimension = " + std::to_string(a.dimension) + " : i64, is_stable = " + (a.is_stable ? "true" : "false"),
+                                 out);
+      break;
+    case Op::While: case Op::If: case Op::Case:
+      print_generic_with_regions(inst, indent, "", out);
       break;
     case Op::Convolution: {
       const auto& c = a.conv;

@@ -31,6 +31,7 @@ constexpr std::array kOps = {
     OpInfo{Op::Sine, "sine"}, OpInfo{Op::Cosine, "cosine"}, OpInfo{Op::LogPlusOne, "log_plus_one"},
     OpInfo{Op::ExponentialMinusOne, "exponential_minus_one"}, OpInfo{Op::Clamp, "clamp"},
     OpInfo{Op::BitcastConvert, "bitcast_convert"},
+    OpInfo{Op::Sort, "sort"}, OpInfo{Op::While, "while"}, OpInfo{Op::If, "if"}, OpInfo{Op::Case, "case"},
 };
 
 struct ElementTypeInfo {
@@ -117,6 +118,7 @@ bool is_unary_elementwise(Op op) {
     case Op::Slice: case Op::Pad: case Op::Concatenate: case Op::DotGeneral: case Op::Convolution:
     case Op::Reduce: case Op::ReduceWindow: case Op::SelectAndScatter: case Op::AllReduce: case Op::Xor:
     case Op::Power: case Op::Remainder: case Op::Clamp: case Op::BitcastConvert:
+    case Op::Sort: case Op::While: case Op::If: case Op::Case:
       return false;
   }
   return false;  // not an enumerator
@@ -134,6 +136,7 @@ bool is_binary_elementwise(Op op) {
     case Op::Reduce: case Op::ReduceWindow: case Op::SelectAndScatter: case Op::AllReduce: case Op::Not:
     case Op::Sign: case Op::Floor: case Op::Ceil: case Op::RoundNearestEven: case Op::RoundNearestAfz: case Op::Sine:
     case Op::Cosine: case Op::LogPlusOne: case Op::ExponentialMinusOne: case Op::Clamp: case Op::BitcastConvert:
+    case Op::Sort: case Op::While: case Op::If: case Op::Case:
       return false;
   }
   return false;  // not an enumerator

@@ -56,13 +56,16 @@ enum class Op {
   // issue 15: integer/boolean and rounding elementwise ops, transcendental ops, clamp, bitcast
   Not, Xor, Power, Remainder, Sign, Floor, Ceil, RoundNearestEven, RoundNearestAfz, Sine, Cosine, LogPlusOne,
   ExponentialMinusOne, Clamp, BitcastConvert,
+  // issue 15: ops whose regions run as programs (interp/region_exec.hpp)
+  Sort, While, If, Case,
 };
 /// The case labels of the ops after AllReduce, for switches that treat them all alike
 /// (-Werror=switch wants every enumerator named).
 #define SHLO_CASES_INTEGER_AND_MATH_OPS                                                                           \
   case Op::Not: case Op::Xor: case Op::Power: case Op::Remainder: case Op::Sign: case Op::Floor: case Op::Ceil:   \
   case Op::RoundNearestEven: case Op::RoundNearestAfz: case Op::Sine: case Op::Cosine: case Op::LogPlusOne:       \
-  case Op::ExponentialMinusOne: case Op::Clamp: case Op::BitcastConvert
+  case Op::ExponentialMinusOne: case Op::Clamp: case Op::BitcastConvert:                                         \
+  case Op::Sort: case Op::While: case Op::If: case Op::Case
 /// "add", "dot_general", ... (the name after "stablehlo.").
 const char* op_name(Op op);
 /// The op named `name` (without "stablehlo."), if any.
@@ -92,8 +95,10 @@ struct ConvDimensionNumbers {
 
 struct Instruction;
 
-/// A region: `^bb0(%pa: tensor<f32>, %pb: tensor<f32>): ... stablehlo.return %pm : tensor<f32>`.
-/// Its names live in their own scope (the printer repeats %pa %pb in every region).
+/// A region: `^bb0(%pa: tensor<f32>, %pb: tensor<f32>): ... stablehlo.return %pm : tensor<f32>`
+/// (no `^bb0` label when it takes no arguments: the branches of if and case). Its names live in
+/// their own scope (the printer repeats %pa %pb in every region); its body may also read the
+/// values of the enclosing scopes (captures, ast/regions.hpp).
 struct Region {
   std::vector<std::pair<std::string, TensorType>> arguments;
   std::vector<Instruction> body;
@@ -125,6 +130,7 @@ struct Attributes {
   std::vector<std::int64_t> base_dilations, window_dilations;  // reduce_window
   std::vector<std::vector<std::int64_t>> replica_groups;       // all_reduce
   std::optional<Op> reduce_body;               // reduce's pretty form: `applies stablehlo.add`
+  bool is_stable = false;                      // sort (its dimension is `dimension`, -1 when not written)
   bool operator==(const Attributes&) const = default;
 };
 
@@ -137,6 +143,12 @@ struct Instruction {
   Attributes attributes;
   std::vector<Region> regions;        // reduce_window: 1, select_and_scatter: 2, all_reduce: 1
   Location location;
+  /// An op with several results (`%r:2 = stablehlo.reduce ...`): every result's type, named
+  /// %r#0, %r#1, ... (ast/regions.hpp); result_type is the first. Empty for one result.
+  std::vector<TensorType> result_types;
+  /// Several results written as a list (`%a, %b = "stablehlo.sort"(...)`): their names, used as
+  /// written (result is the first). Empty for `%r:N` and for one result.
+  std::vector<std::string> results;
   bool operator==(const Instruction&) const = default;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "ast/verify_regions.hpp"
 #include "num/integer_literal.hpp"
 
 namespace shlo {
@@ -314,6 +315,7 @@ void Checker::check() {
       convolution();
       return;
     case Op::Reduce: {
+      if (!inst_.regions.empty()) return verify_region_op(inst_, file_);  // a body, maybe several inputs
       operand_count(2);
       require(operand(1) == TensorType{{}, operand(0).element}, "init must be a rank-0 tensor of the input's element type");
       dims_in_range(a.dimensions, rank(0), "dimensions entry");
@@ -367,6 +369,8 @@ void Checker::check() {
     case Op::Remainder: case Op::Sign: case Op::Floor: case Op::Ceil: case Op::RoundNearestEven: case Op::RoundNearestAfz:
     case Op::Sine: case Op::Cosine: case Op::LogPlusOne: case Op::ExponentialMinusOne:
       fail("no type rule");
+    case Op::Sort: case Op::While: case Op::If: case Op::Case:
+      return verify_region_op(inst_, file_);
   }
 }
 

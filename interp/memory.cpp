@@ -11,6 +11,8 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "ast/regions.hpp"
+
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -107,7 +109,8 @@ class PeakEstimator {
     note_peak(nullptr, nullptr);
     for (std::size_t j = 0; j < f.body.size(); ++j) {
       if (const auto* inst = std::get_if<Instruction>(&f.body[j])) {
-        add(inst->result, inst->result_type);  // operands are still live while the result is made
+        // Operands are still live while the results are made (several for sort, while, ...).
+        for (std::size_t r = 0; r < result_count(*inst); ++r) add(result_name(*inst, r), result_type(*inst, r));
         note_peak(inst, nullptr);
       } else if (const auto* call = std::get_if<Call>(&f.body[j])) {
         // While the callee runs, the caller's values stay live beside the callee's own peak. A

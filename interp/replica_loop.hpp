@@ -20,6 +20,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ast/regions.hpp"
 #include "interp/ops/common.hpp"
 #include "interp/run.hpp"
 
@@ -115,6 +116,7 @@ LoopStats run_function_loop(const Module& m, const Function& f, Backend& backend
     if (const auto* inst = std::get_if<Instruction>(&f.body[j])) {
       item_of_instruction.push_back(j);
       operands = &inst->operands;
+      for (const auto& name : captured_values(*inst)) last_use[name] = j;  // read by its regions
     } else if (const auto* call = std::get_if<Call>(&f.body[j])) {
       operands = &call->operands;
     } else if (const auto* check = std::get_if<Check>(&f.body[j])) {
@@ -196,6 +198,8 @@ LoopStats run_function_loop(const Module& m, const Function& f, Backend& backend
         // A reshape of a value that dies here takes its storage instead of copying it.
         const bool donate = inst.op == Op::Reshape && !options.keep_values && last_use[inst.operands[0]] == j &&
                             !returned.count(inst.operands[0]);
+        // Regions read the values they capture after the operands (interp/region_exec.hpp).
+        const auto captured = inst.regions.empty() ? std::vector<std::string>{} : captured_values(inst);
         for (auto& e : env) {
           V v;
           if (donate) {
@@ -205,6 +209,17 @@ LoopStats run_function_loop(const Module& m, const Function& f, Backend& backend
           } else {
             std::vector<const V*> args;
             for (const auto& name : inst.operands) args.push_back(&e.at(name));
+            for (const auto& name : captured) args.push_back(&e.at(name));
+            if (result_count(inst) > 1) {
+              std::vector<V> results;
+              if constexpr (requires { backend.execute_results(inst, args); }) results = backend.execute_results(inst, args);
+              else throw OpError(std::string("stablehlo.") + op_name(inst.op) + " with several results is not supported here");
+              for (std::size_t r = 0; r < results.size(); ++r) {
+                live += backend.bytes(results[r]);
+                e.insert_or_assign(result_name(inst, r), std::move(results[r]));
+              }
+              continue;
+            }
             v = backend.execute(inst, args);
           }
           live += backend.bytes(v);

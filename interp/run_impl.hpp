@@ -8,6 +8,7 @@
 #include "interp/domain/rounding.hpp"
 #include "interp/ops/arithmetic.hpp"
 #include "interp/ops/integer.hpp"
+#include "interp/region_exec.hpp"
 #include "interp/replica_loop.hpp"
 #include "interp/run.hpp"
 
@@ -62,6 +63,7 @@ inline ElementType arithmetic_element(const Instruction& inst) {
 // and/or and the movement ops).
 template <class D>
 Value<D> execute_exactly(const D& d, const Instruction& inst, const std::vector<const Value<D>*>& args) {
+  if (runs_regions(inst)) return std::move(execute_region_op(d, inst, args).at(0));
   if (auto moved = ops::move_elements(inst, args)) return std::move(*moved);
   const auto& a = inst.attributes;
   if (inst.op == Op::Convert) return ops::convert(d, inst, *args[0]);
@@ -91,11 +93,23 @@ Value<D> execute(const D& d, const Instruction& inst, const std::vector<const Va
   return round_to_result_type(d, inst.result_type.element, execute_exactly(d, inst, args));
 }
 
+// Every result of one instruction: args are its operands, then the values its regions capture.
+template <class D>
+std::vector<Value<D>> execute_results(const D& d, const Instruction& inst, const std::vector<const Value<D>*>& args) {
+  if (runs_regions(inst)) return execute_region_op(d, inst, args);
+  std::vector<Value<D>> out;
+  out.push_back(execute(d, inst, args));
+  return out;
+}
+
 // The replica loop's backend for a domain's values on the CPU.
 template <class D>
 struct DomainBackend {
   const D& d;
   Value<D> execute(const Instruction& inst, const std::vector<const Value<D>*>& args) const { return run_detail::execute(d, inst, args); }
+  std::vector<Value<D>> execute_results(const Instruction& inst, const std::vector<const Value<D>*>& args) const {
+    return run_detail::execute_results(d, inst, args);
+  }
   Value<D> reshape(Value<D>&& v, const Shape& shape) const {
     return std::visit([&](auto&& t) -> Value<D> { return ops::reshape(std::move(t), shape); }, std::move(v));
   }

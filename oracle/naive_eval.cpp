@@ -290,6 +290,7 @@ class Evaluator {
         std::size_t next_kept = 0, next_reduced = 0;
         for (std::size_t d = 0; d < x.shape.size(); ++d)
           src[d] = next_kept < kept.size() && kept[next_kept] == static_cast<std::int64_t>(d) ? o[next_kept++] : r[next_reduced++];
+        if (!inst.attributes.reduce_body) throw NaiveError("naive: no reduce with a region body");
         acc = binary(*inst.attributes.reduce_body, acc, x.data[static_cast<std::size_t>(ravel_index(x.shape, src))]);
       }
       out.data.push_back(acc);

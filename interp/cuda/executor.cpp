@@ -394,6 +394,7 @@ DValue Executor::execute(const Instruction& inst, const std::vector<const DValue
       return transpose(out, out_perm);
     }
     case Op::Reduce: {
+      if (!a.reduce_body) throw OpError("stablehlo.reduce with a region body is not supported on the GPU");
       const DValue& in = arg(0);
       const auto s = row_major_strides(in.shape);
       FoldK k{};

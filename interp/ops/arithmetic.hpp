@@ -113,6 +113,7 @@ V arithmetic(const E& e, const Instruction& inst, const std::vector<const V*>& a
                                 region_binary_op(inst.regions[1], "scatter"));
     case Op::Constant: case Op::Convert: case Op::BitcastConvert: case Op::BroadcastInDim: case Op::Reshape:
     case Op::Transpose: case Op::Reverse: case Op::Slice: case Op::Pad: case Op::Concatenate: case Op::AllReduce:
+    case Op::Sort: case Op::While: case Op::If: case Op::Case:  // interp/region_exec.hpp
       break;  // not arithmetic: the caller's
   }
   throw OpError(std::string("stablehlo.") + op_name(inst.op) + " is not executable here");

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <algorithm>
+#include <type_traits>
 
 #include "ast/op_attributes.hpp"
 #include "ast/verify.hpp"
@@ -122,11 +123,10 @@ inline bool windows_disjoint(const WindowGeometry& g) {
   return true;
 }
 
-// #reduce_window
-template <class D>
-Tensor<typename D::Scalar> reduce_window(const D& d, const Tensor<typename D::Scalar>& input, const typename D::Scalar& init,
-                                         const WindowAttributes& a, Op body) {
-  using S = typename D::Scalar;
+// #reduce_window, the body given as `acc = body(acc, x)` on elements of any kind (the region
+// executor passes a general body, interp/region_exec.hpp).
+template <class S, class Body>
+Tensor<S> reduce_window_by(const Tensor<S>& input, const S& init, const WindowAttributes& a, const Body& body) {
   const auto g = window_geometry(input.shape, a);
   const std::size_t r = input.shape.size();
   std::vector<std::int64_t> low(r, 0), high(r, 0), interior(r, 0);
@@ -144,10 +144,18 @@ Tensor<typename D::Scalar> reduce_window(const D& d, const Tensor<typename D::Sc
   parallel_for_elements(g.windows, out.size(), [&](std::int64_t w) {
     const std::int64_t start = window_start(g, strides, w);
     S acc = init;
-    for (auto off : offsets) acc = combine(d, body, acc, padded[start + off]);
+    for (auto off : offsets) acc = body(acc, padded[start + off]);
     out[w] = std::move(acc);
   }, 256);
   return out;
+}
+
+// #reduce_window with a body of one op.
+template <class D>
+Tensor<typename D::Scalar> reduce_window(const D& d, const Tensor<typename D::Scalar>& input, const typename D::Scalar& init,
+                                         const WindowAttributes& a, Op body) {
+  using S = typename D::Scalar;
+  return reduce_window_by(input, init, a, [&](const S& acc, const S& x) { return combine(d, body, acc, x); });
 }
 
 // #select_and_scatter. Padding positions are never selected (the spec leaves their value
@@ -157,12 +165,20 @@ Tensor<typename D::Scalar> reduce_window(const D& d, const Tensor<typename D::Sc
 // in row-major source order, as the spec's sequential scatter does. When the windows are
 // disjoint a result element receives at most one source element's values, so the second pass
 // runs over the sources directly; otherwise the terms are sorted by position first.
-template <class D>
+// The bodies are one compare and one op (the printer's regions; the bound domain's analysis
+// needs them so), or any callables select(current, candidate) -> bool and scatter(acc, x)
+// (the region executor's, interp/region_exec.hpp).
+template <class D, class Select = CompareDirection, class Scatter = Op>
 Tensor<typename D::Scalar> select_and_scatter(const D& d, const Tensor<typename D::Scalar>& operand,
                                               const Tensor<typename D::Scalar>& source, const typename D::Scalar& init,
-                                              const WindowAttributes& a, CompareDirection select, Op scatter) {
+                                              const WindowAttributes& a, Select select, Scatter scatter) {
   using S = typename D::Scalar;
-  constexpr bool may_flip = requires { d.window_selection(select, std::vector<const S*>{}); };
+  constexpr bool one_op_bodies = std::is_same_v<Select, CompareDirection> && std::is_same_v<Scatter, Op>;
+  constexpr bool may_flip = one_op_bodies && requires { d.window_selection(select, std::vector<const S*>{}); };
+  [[maybe_unused]] auto selects = [&](const S& current, const S& candidate) {
+    if constexpr (one_op_bodies) return decide(d, select, current, candidate);
+    else return select(current, candidate);
+  };
   if constexpr (may_flip)
     if (scatter != Op::Add) throw OpError("select_and_scatter: the bound domain supports an add scatter only");
   const auto g = window_geometry(operand.shape, a);
@@ -219,7 +235,7 @@ Tensor<typename D::Scalar> select_and_scatter(const D& d, const Tensor<typename 
     } else {
       std::int64_t selected = -1;
       for_each_candidate(s, [&](std::int64_t off) {
-        if (selected < 0 || !decide(d, select, operand[selected], operand[off])) selected = off;
+        if (selected < 0 || !selects(operand[selected], operand[off])) selected = off;
       });
       if (selected >= 0) to[sent_count++] = {selected};
     }
@@ -229,7 +245,8 @@ Tensor<typename D::Scalar> select_and_scatter(const D& d, const Tensor<typename 
   auto add_term = [&](std::int64_t s, const Sent& t) {
     auto& o = out[t.position];
     if constexpr (may_flip) o = d.accumulate(o, d.scatter_term(source[s], {t.exact, t.floating}));
-    else o = combine(d, scatter, o, source[s]);
+    else if constexpr (one_op_bodies) o = combine(d, scatter, o, source[s]);
+    else o = scatter(o, source[s]);
   };
   if (!padded && windows_disjoint(g)) {  // every position is in one window at most: no two sources meet
     parallel_for_elements(source.shape, source.size(), [&](std::int64_t s) {

@@ -1,0 +1,140 @@
+#include "ast/verify_regions.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "ast/regions.hpp"
+#include "ast/verify.hpp"
+
+namespace shlo {
+
+namespace {
+
+std::string type_list(const std::vector<TensorType>& ts) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < ts.size(); ++i) s += (i ? ", " : "") + to_string(ts[i]);
+  return s + ")";
+}
+
+TensorType scalar(ElementType e) { return TensorType{{}, e}; }
+
+class RegionChecker {
+ public:
+  RegionChecker(const Instruction& inst, const std::string& file) : inst_(inst), file_(file) {
+    for (std::size_t i = 0; i < result_count(inst); ++i) results_.push_back(result_type(inst, i));
+  }
+
+  void check() {
+    switch (inst_.op) {
+      case Op::Reduce: return reduce();
+      case Op::Sort: return sort();
+      case Op::While: return while_();
+      case Op::If: case Op::Case: return branches();
+      default: fail("is not an op with regions");
+    }
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& message) const {
+    throw ParseError(file_, inst_.location, std::string("stablehlo.") + op_name(inst_.op) + ": " + message);
+  }
+  void require(bool ok, const std::string& message) const {
+    if (!ok) fail(message);
+  }
+  const TensorType& operand(std::size_t i) const { return inst_.operand_types.at(i); }
+  std::vector<TensorType> argument_types(const Region& r) const {
+    std::vector<TensorType> out;
+    for (const auto& [name, type] : r.arguments) out.push_back(type);
+    return out;
+  }
+  // The region's block arguments and returned types, as the spec's signature says.
+  void signature(const Region& r, const std::vector<TensorType>& arguments, const std::vector<TensorType>& returns,
+                 const std::string& what) const {
+    require(argument_types(r) == arguments, what + " must take " + type_list(arguments) + ", takes " + type_list(argument_types(r)));
+    require(r.result_types == returns, what + " must return " + type_list(returns) + ", returns " + type_list(r.result_types));
+  }
+  void region_count(std::size_t n) const {
+    require(inst_.regions.size() == n, "needs " + std::to_string(n) + " region(s), has " + std::to_string(inst_.regions.size()));
+  }
+
+  // spec §reduce C1-C8: N inputs of one shape, N rank-0 inits, body (E0..EN-1, E0..EN-1) -> (E0..EN-1).
+  void reduce() {
+    const std::size_t operands = inst_.operands.size();
+    require(operands >= 2 && operands % 2 == 0, "takes N inputs and N init values, found " + std::to_string(operands) + " operands");
+    const std::size_t n = operands / 2;
+    region_count(1);
+    const auto& dims = inst_.attributes.dimensions;
+    const auto rank = static_cast<std::int64_t>(operand(0).shape.size());
+    std::set<std::int64_t> seen;
+    for (auto d : dims) {
+      require(d >= 0 && d < rank, "dimensions entry " + std::to_string(d) + " is out of range for rank " + std::to_string(rank));
+      require(seen.insert(d).second, "dimensions entry " + std::to_string(d) + " appears twice");
+    }
+    std::vector<TensorType> body_args(2 * n), body_returns(n), expected_results(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      require(operand(i).shape == operand(0).shape, "the inputs must have one shape, found " + to_string(operand(0)) + " and " +
+                                                         to_string(operand(i)));
+      require(operand(n + i) == scalar(operand(i).element),
+              "init value " + inst_.operands[n + i] + " must be " + to_string(scalar(operand(i).element)) + ", is " +
+                  to_string(operand(n + i)));
+      body_args[i] = body_args[n + i] = body_returns[i] = scalar(operand(i).element);
+      expected_results[i].element = operand(i).element;
+      for (std::int64_t d = 0; d < rank; ++d)
+        if (!seen.count(d)) expected_results[i].shape.push_back(operand(0).shape[static_cast<std::size_t>(d)]);
+    }
+    signature(inst_.regions[0], body_args, body_returns, "the body");
+    require(results_ == expected_results, "the results must be " + type_list(expected_results) + ", found " + type_list(results_));
+  }
+
+  // spec §sort C1-C5: inputs of one shape, results = inputs, comparator (E0, E0, E1, E1, ...) -> tensor<i1>.
+  void sort() {
+    require(!inst_.operands.empty(), "needs at least one input");
+    region_count(1);
+    std::vector<TensorType> comparator_args;
+    for (std::size_t i = 0; i < inst_.operands.size(); ++i) {
+      require(operand(i).shape == operand(0).shape, "the inputs must have one shape, found " + to_string(operand(0)) + " and " +
+                                                         to_string(operand(i)));
+      comparator_args.push_back(scalar(operand(i).element));
+      comparator_args.push_back(scalar(operand(i).element));
+    }
+    const auto rank = static_cast<std::int64_t>(operand(0).shape.size());
+    const auto d = inst_.attributes.dimension;
+    require(d >= -rank && d < rank, "dimension " + std::to_string(d) + " is out of range for rank " + std::to_string(rank));
+    require(results_ == inst_.operand_types, "the results must have the inputs' types " + type_list(inst_.operand_types));
+    signature(inst_.regions[0], comparator_args, {scalar(ElementType::I1)}, "the comparator");
+  }
+
+  // spec §while C1-C3: cond (T...) -> tensor<i1>, body (T...) -> (T...), results (T...).
+  void while_() {
+    region_count(2);
+    const auto& types = inst_.operand_types;
+    require(!types.empty(), "needs at least one operand (a loop without values has no effect to compute)");
+    require(results_ == types, "the results must have the operands' types " + type_list(types));
+    signature(inst_.regions[0], types, {scalar(ElementType::I1)}, "the cond region");
+    signature(inst_.regions[1], types, types, "the body region");
+  }
+
+  // spec §if C1-C3 and §case C1-C4: a rank-0 i1 pred (if, two branches) or i32 index (case, at
+  // least one); branches take nothing and return the results' types.
+  void branches() {
+    require(inst_.operands.size() == 1, "takes one operand, found " + std::to_string(inst_.operands.size()));
+    const bool is_if = inst_.op == Op::If;
+    const TensorType selector = scalar(is_if ? ElementType::I1 : ElementType::I32);
+    require(operand(0) == selector, std::string(is_if ? "pred" : "index") + " must be " + to_string(selector) + ", is " +
+                                        to_string(operand(0)));
+    if (is_if) region_count(2);
+    else require(!inst_.regions.empty(), "needs at least one branch");
+    for (std::size_t b = 0; b < inst_.regions.size(); ++b)
+      signature(inst_.regions[b], {}, results_, "branch " + std::to_string(b));
+  }
+
+  const Instruction& inst_;
+  const std::string& file_;
+  std::vector<TensorType> results_;
+};
+
+}  // namespace
+
+void verify_region_op(const Instruction& inst, const std::string& file) { RegionChecker(inst, file).check(); }
+
+}  // namespace shlo
