@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "ast/indexing.hpp"
 #include "ast/mlir_op_parse.hpp"
 
 namespace shlo {
@@ -215,6 +216,14 @@ void AttributeReader::value(OpSyntax& op, const std::string& key, Location at) {
     a.window_dilations = int_list();
   } else if (take("replica_groups", Op::AllReduce)) {
     a.replica_groups = int_matrix();
+  } else if (take_any("slice_sizes", {Op::DynamicSlice, Op::Gather})) {
+    a.slice_sizes = int_list();
+  } else if (take("dimension_numbers", Op::Gather) || take("scatter_dimension_numbers", Op::Scatter)) {
+    indexing_dimension_numbers(o, a.indexing);
+  } else if (take_any("indices_are_sorted", {Op::Gather, Op::Scatter})) {
+    a.indices_are_sorted = boolean();
+  } else if (take("unique_indices", Op::Scatter)) {
+    a.unique_indices = boolean();
   } else {
     // Metadata (mhlo.frontend_attributes, mhlo.sharding, ...), dot_general's algorithm, the
     // channel handle: nothing the oracle's semantics reads.
@@ -607,6 +616,48 @@ void AttributeReader::finish_dense(DenseLiteral& d, const TensorType& t, Locatio
     l.fail_at(at, "the hex string holds " + std::to_string(bytes.size()) + " byte(s); " + to_string(t) + " needs " +
                       std::to_string(count * width) + " (or " + std::to_string(width) + " for a splat)");
   for (std::size_t k = 0; k < count; ++k) d.elements.push_back(dense_element_from_bytes(t.element, &bytes[k * width]));
+}
+
+// gather's `#stablehlo.gather<offset_dims = [1], ..., index_vector_dim = 1>` and scatter's
+// `#stablehlo.scatter<update_window_dims = [1], ...>`: fields in any order, empty lists and
+// index_vector_dim = 0 omitted (docs/mlir-forms.md §11).
+void AttributeReader::indexing_dimension_numbers(Op op, IndexingDimensionNumbers& d) {
+  through_alias([&] {
+    Lexer& l = lex();
+    const IndexingFieldNames& names = indexing_field_names(op);
+    const std::string opening = op == Op::Scatter ? "#stablehlo.scatter" : "#stablehlo.gather";
+    l.expect(opening, "'" + opening + "<...>'");
+    l.expect("<");
+    std::string known;
+    for (const char* n : names.lists) known += std::string(n) + ", ";
+    known += names.index_vector_dim;
+    std::set<std::string> seen;
+    if (!l.peek(">")) {
+      do {
+        l.skip_space();
+        const Location at = l.location();
+        const std::string field = l.identifier("a dimension numbers field");
+        l.expect("=");
+        if (!seen.insert(field).second) l.fail_at(at, "'" + field + "' is given twice");
+        bool read = false;
+        for (std::size_t i = 0; i < names.lists.size() && !read; ++i)
+          if (field == names.lists[i]) indexing_list(d, i) = int_list(), read = true;
+        if (!read && field == names.index_vector_dim) d.index_vector_dim = l.integer(), read = true;
+        if (!read) l.fail_at(at, "unknown " + opening.substr(11) + " dimension numbers field '" + field + "' (" + known + ")");
+      } while (l.accept(","));
+    }
+    l.expect(">", "'>' or ','");
+    return 0;
+  });
+}
+
+bool AttributeReader::boolean() {
+  return through_alias([&] {
+    Lexer& l = lex();
+    if (l.accept("true")) return true;
+    if (l.accept("false")) return false;
+    l.fail_expected("true or false");
+  });
 }
 
 }  // namespace shlo

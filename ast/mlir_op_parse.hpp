@@ -118,6 +118,10 @@ class AttributeReader {
   void conv_dimension_numbers(ConvDimensionNumbers& c);  // [b, 0, 1, f]x[...]->[...]
   void conv_dimension_numbers_attribute(ConvDimensionNumbers& c);  // #stablehlo.conv<...> (compact or raw)
   void dot_dimension_numbers(Attributes& a);  // #stablehlo.dot<...>
+  /// #stablehlo.gather<...> (op gather) or #stablehlo.scatter<...> (op scatter); absent fields
+  /// are empty lists and index_vector_dim 0 (ast/mlir_attributes_indexing.cpp).
+  void indexing_dimension_numbers(Op op, IndexingDimensionNumbers& d);
+  bool boolean();                          // true, false
   /// `dense<...>` (every form): the literal; the hex string form is expanded by its type.
   DenseLiteral dense();
   /// Checks `d` against `t` and expands a hex string (kept as one element "\"0x...\"").

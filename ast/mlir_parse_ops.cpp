@@ -30,7 +30,8 @@ const std::vector<const char*>& required_attributes(Op op) {
       broadcast{"broadcast_dimensions"}, transpose{"permutation"}, dimensions{"dimensions"},
       slice{"start_indices", "limit_indices"}, pad{"edge_padding_low", "edge_padding_high", "interior_padding"},
       concatenate{"dimension"}, dot{"dot_dimension_numbers"}, convolution{"dimension_numbers"},
-      reduce_window{"window_dimensions"}, all_reduce{"replica_groups"};
+      reduce_window{"window_dimensions"}, all_reduce{"replica_groups"}, dynamic_slice{"slice_sizes"},
+      gather{"dimension_numbers", "slice_sizes"}, scatter{"scatter_dimension_numbers"};
   switch (op) {
     case Op::Constant: return value;
     case Op::Iota: return iota;
@@ -45,13 +46,18 @@ const std::vector<const char*>& required_attributes(Op op) {
     case Op::Convolution: return convolution;
     case Op::ReduceWindow: return reduce_window;
     case Op::AllReduce: return all_reduce;
+    case Op::DynamicSlice: return dynamic_slice;
+    case Op::Gather: return gather;
+    case Op::Scatter: return scatter;
     // No attribute to require. Every op is listed, not left to a default, so that
     // -Werror=switch makes whoever adds an op decide what it requires.
     case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
     case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log: case Op::Sqrt:
     case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Select: case Op::Convert: case Op::Reshape:
-    case Op::SelectAndScatter:
-    SHLO_CASES_INTEGER_AND_MATH_OPS:
+    case Op::SelectAndScatter: case Op::DynamicUpdateSlice: case Op::ShiftLeft: case Op::ShiftRightArithmetic:
+    case Op::ShiftRightLogical: case Op::Not: case Op::Xor: case Op::Power: case Op::Remainder: case Op::Sign:
+    case Op::Floor: case Op::Ceil: case Op::RoundNearestEven: case Op::RoundNearestAfz: case Op::Sine: case Op::Cosine:
+    case Op::LogPlusOne: case Op::ExponentialMinusOne: case Op::Clamp: case Op::BitcastConvert:
       return none;
   }
   return none;  // not reached: every enumerator is a case above
@@ -258,9 +264,21 @@ void PrettyReader::read() {
       return while_loop();
     case Op::Sort: case Op::If: case Op::Case:
       l_.fail_at(op_.op_location, full_name(op) + " is written in the generic form \"" + full_name(op) + "\"(...) ({ regions }) : ...");
+    case Op::DynamicSlice:  // %x, %i, %j, sizes = [2, 2]
+      use();
+      while (l_.accept(",") && !l_.peek("sizes")) use();
+      keyword("sizes", "'sizes = [...]'");
+      a.slice_sizes = attrs_.int_list();
+      given("slice_sizes");
+      return types(TypeForm::Functional);
+    case Op::DynamicUpdateSlice:  // %x, %update, %i, %j
+      do use(); while (l_.accept(","));
+      return types(TypeForm::Functional);
     case Op::ReduceWindow:
     case Op::SelectAndScatter:
     case Op::AllReduce:
+    case Op::Gather:
+    case Op::Scatter:
       l_.fail_at(op_.op_location, full_name(op) + " is written in the generic form \"" + full_name(op) +
                                       "\"(...) ({ region }) {attributes}");
     default:
@@ -522,7 +540,7 @@ Instruction bind(OpParseContext& cx, OpSyntax& op) {
   }
   const bool takes_regions = inst.op == Op::ReduceWindow || inst.op == Op::SelectAndScatter || inst.op == Op::AllReduce ||
                             inst.op == Op::Reduce || inst.op == Op::Sort || inst.op == Op::While || inst.op == Op::If ||
-                            inst.op == Op::Case;
+                            inst.op == Op::Case || inst.op == Op::Scatter;
   if (!takes_regions && !inst.regions.empty()) l.fail_at(inst.location, name + " takes no regions");
   verify_instruction(inst, l.file());
   return std::move(inst);

@@ -1,5 +1,7 @@
 #include "ast/mlir_print.hpp"
 
+#include "ast/indexing.hpp"
+
 #include <charconv>
 #include <sstream>
 
@@ -94,6 +96,19 @@ void print_generic_with_regions(const Instruction& inst, int indent, const std::
   if (!attributes.empty()) out << " {" << attributes << "}";
   out << functional(inst);
 }
+
+// `#stablehlo.gather<...>` / `#stablehlo.scatter<...>`, MLIR's way: empty lists and
+// index_vector_dim = 0 left out.
+std::string indexing_attribute(Op op, const IndexingDimensionNumbers& d) {
+  const IndexingFieldNames& n = indexing_field_names(op);
+  std::vector<std::string> fields;
+  for (std::size_t i = 0; i < n.lists.size(); ++i)
+    if (!indexing_list(d, i).empty()) fields.push_back(std::string(n.lists[i]) + " = " + list(indexing_list(d, i)));
+  if (d.index_vector_dim != 0) fields.push_back(std::string(n.index_vector_dim) + " = " + std::to_string(d.index_vector_dim));
+  return std::string(op == Op::Scatter ? "#stablehlo.scatter<" : "#stablehlo.gather<") + names(fields) + ">";
+}
+
+const char* boolean(bool b) { return b ? "true" : "false"; }
 
 }  // namespace
 
@@ -247,6 +262,25 @@ std::string print_instruction(const Instruction& inst, int indent) {
       if (inst.operand_types[0] == inst.result_type && inst.operand_types[2] == inst.result_type) out << " : " << to_string(inst.result_type);
       else out << functional(inst);
       break;
+    case Op::DynamicSlice:
+      out << op << " " << names(ops) << ", sizes = " << list(a.slice_sizes) << functional(inst);
+      break;
+    case Op::DynamicUpdateSlice:
+      out << op << " " << names(ops) << functional(inst);
+      break;
+    case Op::Gather:  // no pretty form: MLIR's generic form with properties
+      out << "\"" << op << "\"(" << names(ops) << ") <{dimension_numbers = " << indexing_attribute(inst.op, a.indexing)
+          << ", indices_are_sorted = " << boolean(a.indices_are_sorted) << ", slice_sizes = " << i64_array(a.slice_sizes) << "}>"
+          << functional(inst);
+      break;
+    case Op::Scatter:
+      out << "\"" << op << "\"(" << names(ops) << ") <{indices_are_sorted = " << boolean(a.indices_are_sorted)
+          << ", scatter_dimension_numbers = " << indexing_attribute(inst.op, a.indexing)
+          << ", unique_indices = " << boolean(a.unique_indices) << "}> ({\n";
+      print_region(inst.regions.at(0), indent + 2, out);
+      out << pad << "})" << functional(inst);
+      break;
+    case Op::ShiftLeft: case Op::ShiftRightArithmetic: case Op::ShiftRightLogical:
     case Op::Sqrt: case Op::Rsqrt: case Op::Tanh: case Op::Logistic:
     case Op::Not: case Op::Xor: case Op::Power: case Op::Remainder: case Op::Sign: case Op::Floor: case Op::Ceil:
     case Op::RoundNearestEven: case Op::RoundNearestAfz: case Op::Sine: case Op::Cosine: case Op::LogPlusOne:

@@ -32,6 +32,9 @@ constexpr std::array kOps = {
     OpInfo{Op::ExponentialMinusOne, "exponential_minus_one"}, OpInfo{Op::Clamp, "clamp"},
     OpInfo{Op::BitcastConvert, "bitcast_convert"},
     OpInfo{Op::Sort, "sort"}, OpInfo{Op::While, "while"}, OpInfo{Op::If, "if"}, OpInfo{Op::Case, "case"},
+    OpInfo{Op::DynamicSlice, "dynamic_slice"}, OpInfo{Op::DynamicUpdateSlice, "dynamic_update_slice"},
+    OpInfo{Op::Gather, "gather"}, OpInfo{Op::Scatter, "scatter"}, OpInfo{Op::ShiftLeft, "shift_left"},
+    OpInfo{Op::ShiftRightArithmetic, "shift_right_arithmetic"}, OpInfo{Op::ShiftRightLogical, "shift_right_logical"},
 };
 
 struct ElementTypeInfo {
@@ -117,7 +120,7 @@ bool is_unary_elementwise(Op op) {
     case Op::Iota: case Op::BroadcastInDim: case Op::Reshape: case Op::Transpose: case Op::Reverse:
     case Op::Slice: case Op::Pad: case Op::Concatenate: case Op::DotGeneral: case Op::Convolution:
     case Op::Reduce: case Op::ReduceWindow: case Op::SelectAndScatter: case Op::AllReduce: case Op::Xor:
-    case Op::Power: case Op::Remainder: case Op::Clamp: case Op::BitcastConvert:
+    case Op::Power: case Op::Remainder: case Op::Clamp: case Op::BitcastConvert: SHLO_CASES_INDEXING_OPS:
     case Op::Sort: case Op::While: case Op::If: case Op::Case:
       return false;
   }
@@ -128,6 +131,7 @@ bool is_binary_elementwise(Op op) {
   switch (op) {
     case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum:
     case Op::Minimum: case Op::And: case Op::Or: case Op::Xor: case Op::Power: case Op::Remainder:
+    case Op::ShiftLeft: case Op::ShiftRightArithmetic: case Op::ShiftRightLogical:
       return true;
     case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log: case Op::Sqrt: case Op::Rsqrt:
     case Op::Tanh: case Op::Logistic: case Op::Compare: case Op::Select: case Op::Convert: case Op::Constant:
@@ -137,6 +141,7 @@ bool is_binary_elementwise(Op op) {
     case Op::Sign: case Op::Floor: case Op::Ceil: case Op::RoundNearestEven: case Op::RoundNearestAfz: case Op::Sine:
     case Op::Cosine: case Op::LogPlusOne: case Op::ExponentialMinusOne: case Op::Clamp: case Op::BitcastConvert:
     case Op::Sort: case Op::While: case Op::If: case Op::Case:
+    case Op::DynamicSlice: case Op::DynamicUpdateSlice: case Op::Gather: case Op::Scatter:
       return false;
   }
   return false;  // not an enumerator

@@ -58,14 +58,20 @@ enum class Op {
   ExponentialMinusOne, Clamp, BitcastConvert,
   // issue 15: ops whose regions run as programs (interp/region_exec.hpp)
   Sort, While, If, Case,
+  // issue 15: indexing ops (interp/ops/indexing.hpp) and shifts
+  DynamicSlice, DynamicUpdateSlice, Gather, Scatter, ShiftLeft, ShiftRightArithmetic, ShiftRightLogical,
 };
 /// The case labels of the ops after AllReduce, for switches that treat them all alike
 /// (-Werror=switch wants every enumerator named).
 #define SHLO_CASES_INTEGER_AND_MATH_OPS                                                                           \
   case Op::Not: case Op::Xor: case Op::Power: case Op::Remainder: case Op::Sign: case Op::Floor: case Op::Ceil:   \
   case Op::RoundNearestEven: case Op::RoundNearestAfz: case Op::Sine: case Op::Cosine: case Op::LogPlusOne:       \
-  case Op::ExponentialMinusOne: case Op::Clamp: case Op::BitcastConvert:                                         \
-  case Op::Sort: case Op::While: case Op::If: case Op::Case
+  case Op::ExponentialMinusOne: case Op::Clamp: case Op::BitcastConvert: case Op::Sort: case Op::While:     \
+  case Op::If: case Op::Case: SHLO_CASES_INDEXING_OPS
+/// The indexing ops and shifts (also among SHLO_CASES_INTEGER_AND_MATH_OPS).
+#define SHLO_CASES_INDEXING_OPS                                                                                   \
+  case Op::DynamicSlice: case Op::DynamicUpdateSlice: case Op::Gather: case Op::Scatter: case Op::ShiftLeft:      \
+  case Op::ShiftRightArithmetic: case Op::ShiftRightLogical
 /// "add", "dot_general", ... (the name after "stablehlo.").
 const char* op_name(Op op);
 /// The op named `name` (without "stablehlo."), if any.
@@ -91,6 +97,18 @@ struct ConvDimensionNumbers {
   std::int64_t output_batch = 0, output_feature = 1;
   std::vector<std::int64_t> output_spatial;
   bool operator==(const ConvDimensionNumbers&) const = default;
+};
+
+/// gather's dimension numbers (spec gather I3-I8). scatter's are their peers under other names
+/// (spec scatter I4-I9): update_window_dims = offset_dims, inserted_window_dims =
+/// collapsed_slice_dims, input_batching_dims = operand_batching_dims,
+/// scatter_indices_batching_dims = start_indices_batching_dims, scatter_dims_to_operand_dims =
+/// start_index_map; one record serves both, and the printer and parser spell the names.
+struct IndexingDimensionNumbers {
+  std::vector<std::int64_t> offset_dims, collapsed_slice_dims, operand_batching_dims, start_indices_batching_dims,
+      start_index_map;
+  std::int64_t index_vector_dim = 0;
+  bool operator==(const IndexingDimensionNumbers&) const = default;
 };
 
 struct Instruction;
@@ -131,6 +149,10 @@ struct Attributes {
   std::vector<std::vector<std::int64_t>> replica_groups;       // all_reduce
   std::optional<Op> reduce_body;               // reduce's pretty form: `applies stablehlo.add`
   bool is_stable = false;                      // sort (its dimension is `dimension`, -1 when not written)
+  std::vector<std::int64_t> slice_sizes;       // dynamic_slice, gather
+  IndexingDimensionNumbers indexing;           // gather, scatter (scatter's names: see the struct)
+  bool indices_are_sorted = false;             // gather, scatter (a promise the interpreter ignores)
+  bool unique_indices = false;                 // scatter (likewise)
   bool operator==(const Attributes&) const = default;
 };
 
@@ -141,7 +163,7 @@ struct Instruction {
   std::vector<TensorType> operand_types;  // as printed, or the operands' types where the form prints none
   TensorType result_type;
   Attributes attributes;
-  std::vector<Region> regions;        // reduce_window: 1, select_and_scatter: 2, all_reduce: 1
+  std::vector<Region> regions;        // reduce_window: 1, select_and_scatter: 2, all_reduce: 1, scatter: 1
   Location location;
   /// An op with several results (`%r:2 = stablehlo.reduce ...`): every result's type, named
   /// %r#0, %r#1, ... (ast/regions.hpp); result_type is the first. Empty for one result.

@@ -5,6 +5,7 @@
 
 #include "ast/verify_regions.hpp"
 #include "num/integer_literal.hpp"
+#include "ast/verify_indexing.hpp"
 
 namespace shlo {
 
@@ -56,6 +57,7 @@ unsigned elementwise_kinds(Op op) {
     case Op::Add: case Op::Multiply: case Op::Maximum: case Op::Minimum: return kAny;
     case Op::Subtract: case Op::Divide: case Op::Remainder: case Op::Power: case Op::Negate: return kInteger | kFloat;
     case Op::And: case Op::Or: case Op::Xor: case Op::Not: return kBool | kInteger;
+    case Op::ShiftLeft: case Op::ShiftRightArithmetic: case Op::ShiftRightLogical: return kInteger;
     case Op::Abs: case Op::Sign: return kSigned | kFloat;
     default: return kFloat;  // exponential, log, ..., floor, sine, ...
   }
@@ -352,8 +354,7 @@ void Checker::check() {
       return;
     }
     case Op::AllReduce: {
-      operand_count(1);
-      float_operands();
+      operand_count(1);  // any element type: integers and i1 fold exactly (spec all_reduce I1)
       require(inst_.regions.size() == 1, "needs one region");
       scalar_binary_region(inst_.regions[0], operand(0).element, false, "the body");
       require(!a.replica_groups.empty() && !a.replica_groups[0].empty(), "needs replica_groups");
@@ -367,10 +368,14 @@ void Checker::check() {
     case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log:
     case Op::Sqrt: case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Not: case Op::Xor: case Op::Power:
     case Op::Remainder: case Op::Sign: case Op::Floor: case Op::Ceil: case Op::RoundNearestEven: case Op::RoundNearestAfz:
-    case Op::Sine: case Op::Cosine: case Op::LogPlusOne: case Op::ExponentialMinusOne:
+    case Op::Sine: case Op::Cosine: case Op::LogPlusOne: case Op::ExponentialMinusOne: case Op::ShiftLeft:
+    case Op::ShiftRightArithmetic: case Op::ShiftRightLogical:
       fail("no type rule");
     case Op::Sort: case Op::While: case Op::If: case Op::Case:
       return verify_region_op(inst_, file_);
+    case Op::DynamicSlice: case Op::DynamicUpdateSlice: case Op::Gather: case Op::Scatter:
+      verify_indexing_op(inst_, file_);  // ast/verify_indexing.cpp
+      return;
   }
 }
 

@@ -7,7 +7,7 @@
 // A backend supplies, for its value type V:
 //   V execute(const Instruction&, const std::vector<const V*>& operands)   one replica
 //   V reshape(V&& operand, const Shape&)        a reshape that takes the dying operand's storage
-//   V fold(Op body, const std::vector<const V*>& in_order)   one all_reduce group
+//   V fold(Op body, ElementType element, const std::vector<const V*>& in_order)   one all_reduce group
 //   std::size_t bytes(const V&)                  for the peak of live values
 #pragma once
 
@@ -189,7 +189,9 @@ LoopStats run_function_loop(const Module& m, const Function& f, Backend& backend
         const Op body = region_binary_op(inst.regions[0], "all_reduce body");
         std::vector<const V*> operands;
         for (const auto& e : env) operands.push_back(&e.at(inst.operands[0]));
-        auto outs = exchange.all_reduce(groups, operands, [&](const std::vector<const V*>& in_order) { return backend.fold(body, in_order); });
+        const ElementType element = inst.operand_types.at(0).element;  // integer folds wrap and order by it
+        auto outs = exchange.all_reduce(groups, operands,
+                                        [&](const std::vector<const V*>& in_order) { return backend.fold(body, element, in_order); });
         for (std::size_t i = 0; i < env.size(); ++i) {
           live += backend.bytes(outs[i]);
           env[i].insert_or_assign(inst.result, std::move(outs[i]));

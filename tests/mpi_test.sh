@@ -54,6 +54,35 @@ for R in 2 4; do
     fi
   done
 done
+# Integer all_reduce (i32 add, ui8 maximum): integer values travel between the ranks as
+# their bit patterns and fold exactly as in one process.
+cat >"$tmp/int.mlir" <<'MLIR'
+module @m {
+  func.func @f(%a: tensor<4xf32>) -> (tensor<4xi32>, tensor<4xui8>) {
+    %h = stablehlo.constant dense<1000.0> : tensor<4xf32>
+    %s = stablehlo.multiply %a, %h : tensor<4xf32>
+    %i = stablehlo.convert %s : (tensor<4xf32>) -> tensor<4xi32>
+    %r = "stablehlo.all_reduce"(%i) ({
+    ^bb0(%x: tensor<i32>, %y: tensor<i32>):
+      %z = stablehlo.add %x, %y : tensor<i32>
+      stablehlo.return %z : tensor<i32>
+    }) { replica_groups = dense<[[0, 1]]> : tensor<1x2xi64> } : (tensor<4xi32>) -> tensor<4xi32>
+    %u = stablehlo.convert %i : (tensor<4xi32>) -> tensor<4xui8>
+    %m = "stablehlo.all_reduce"(%u) ({
+    ^bb0(%x: tensor<ui8>, %y: tensor<ui8>):
+      %z = stablehlo.maximum %x, %y : tensor<ui8>
+      stablehlo.return %z : tensor<ui8>
+    }) { replica_groups = dense<[[0, 1]]> : tensor<1x2xi64> } : (tensor<4xui8>) -> tensor<4xui8>
+    return %r, %m : tensor<4xi32>, tensor<4xui8>
+  }
+}
+MLIR
+for d in f32 exact; do
+  "$shlo" run "$tmp/int.mlir" -r 2 -d "$d" --random-inputs 3 --range -1,1 --out "$tmp/int-$d-one" >/dev/null 2>&1 &&
+    "${mpi[@]}" -np 2 "$shlo" run "$tmp/int.mlir" --mpi -d "$d" --random-inputs 3 --range -1,1 --out "$tmp/int-$d-mpi" >"$tmp/mpi.txt" 2>&1 &&
+    diff -r "$tmp/int-$d-one" "$tmp/int-$d-mpi" >/dev/null && echo "ok   integer all_reduce R=2 $d: identical" ||
+    { echo "FAIL integer all_reduce R=2 $d"; cat "$tmp/mpi.txt"; fails=$((fails + 1)); }
+done
 # Control: the comparison sees a different run (another seed).
 "$shlo" run "$tmp/p2.mlir" -r 2 -d exact --random-inputs 4 --range -1,1 --out "$tmp/other" >/dev/null 2>&1
 diff -rq "$tmp/2-exact-one" "$tmp/other" >/dev/null && { echo "FAIL the control: another seed gave the same files"; fails=$((fails + 1)); }

@@ -141,7 +141,7 @@ class Executor {
     v.shape = shape;  // the storage is shared
     return std::move(v);
   }
-  DValue fold(Op body, const std::vector<const DValue*>& in_order);
+  DValue fold(Op body, ElementType element, const std::vector<const DValue*>& in_order);
   std::size_t bytes(const DValue& v) const { return static_cast<std::size_t>(num_elements(v.shape)) * (v.pred ? 1 : 4); }
 
  private:
@@ -478,7 +478,9 @@ DValue Executor::execute(const Instruction& inst, const std::vector<const DValue
 }
 
 // #all_reduce: one group's values combined in increasing replica id.
-DValue Executor::fold(Op body, const std::vector<const DValue*>& in_order) {
+DValue Executor::fold(Op body, ElementType element, const std::vector<const DValue*>& in_order) {
+  if (!is_float(element))
+    throw OpError(std::string("stablehlo.all_reduce on ") + to_string(element) + " values is not supported by the CUDA backend");
   const BinaryOp op = binary_of(body);
   const DValue& first = *in_order[0];
   const auto n = num_elements(first.shape);

@@ -17,6 +17,7 @@
 // maximum, minimum); the order is false < true (compare).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -61,6 +62,25 @@ class IntegerDomain {
   Scalar bit_or(Scalar a, Scalar b) const { return a | b; }
   Scalar bit_xor(Scalar a, Scalar b) const { return a ^ b; }
   Scalar bit_not(Scalar a) const { return wrap(~a); }
+  // Shifts (spec shift_left, shift_right_arithmetic, shift_right_logical) as the reference
+  // interpreter computes them with APInt: the amount is read as an unsigned number of the
+  // width, so an amount at or above the width (a negative one too) shifts every bit out: 0,
+  // or for the arithmetic right shift the sign bit repeated (-1 or 0). The arithmetic shift
+  // takes the top bit of the width as the sign for unsigned types too (APInt::ashr).
+  Scalar shift_left(Scalar a, Scalar amount) const {
+    const std::uint64_t n = low_bits(amount);
+    return n >= static_cast<std::uint64_t>(width_) ? 0 : wrap(a << n);
+  }
+  Scalar shift_right_logical(Scalar a, Scalar amount) const {
+    const std::uint64_t n = low_bits(amount);
+    return n >= static_cast<std::uint64_t>(width_) ? 0 : wrap(low_bits(a) >> n);
+  }
+  Scalar shift_right_arithmetic(Scalar a, Scalar amount) const {
+    const std::uint64_t n = std::min<std::uint64_t>(low_bits(amount), static_cast<std::uint64_t>(width_ - 1));
+    const int unused = 64 - width_;
+    const auto sign_extended = static_cast<std::int64_t>(a << unused) >> unused;
+    return wrap(static_cast<std::uint64_t>(sign_extended >> n));
+  }
   Tri compare(CompareDirection d, Scalar a, Scalar b) const;
   Scalar select(bool p, Scalar a, Scalar b) const { return p ? a : b; }
   void mac(Scalar& acc, Scalar a, Scalar b) const { acc = wrap(acc + a * b); }
@@ -69,6 +89,7 @@ class IntegerDomain {
   }
 
  private:
+  std::uint64_t low_bits(Scalar a) const { return width_ == 64 ? a : a & ((std::uint64_t{1} << width_) - 1); }
   ElementType type_;
   int width_;
   bool signed_;

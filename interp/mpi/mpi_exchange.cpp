@@ -104,14 +104,21 @@ template <class D>
 std::string serialize(const D& d, const Value<D>& v) {
   using S = typename D::Scalar;
   std::string out;
-  const bool pred = std::holds_alternative<PredTensor>(v);
-  put(out, static_cast<std::uint8_t>(pred));
+  // The kind of value: 0 domain scalars, 1 predicates (one byte each), 2 integers (their 64-bit
+  // patterns, which the instruction's element type reads).
+  const bool pred = std::holds_alternative<PredTensor>(v), integer = std::holds_alternative<IntTensor>(v);
+  put(out, static_cast<std::uint8_t>(pred ? 1 : integer ? 2 : 0));
   const Shape& shape = std::visit([](const auto& t) -> const Shape& { return t.shape; }, v);
   put(out, static_cast<std::uint64_t>(shape.size()));
   for (auto x : shape) put(out, x);
   if (pred) {
     const auto& p = std::get<PredTensor>(v).data;
     out.append(reinterpret_cast<const char*>(p.data()), p.size());
+    return out;
+  }
+  if (integer) {
+    const auto& bits = std::get<IntTensor>(v).data;
+    out.append(reinterpret_cast<const char*>(bits.data()), bits.size() * sizeof(std::uint64_t));
     return out;
   }
   const auto& data = std::get<Tensor<S>>(v).data;
@@ -131,13 +138,18 @@ template <class D>
 Value<D> deserialize(const D& d, std::string_view bytes) {
   using S = typename D::Scalar;
   Reader r{bytes};
-  const bool pred = r.get<std::uint8_t>() != 0;
+  const auto kind = r.get<std::uint8_t>();
   Shape shape(r.get<std::uint64_t>());
   for (auto& x : shape) x = r.get<std::int64_t>();
   const auto n = static_cast<std::size_t>(num_elements(shape));
-  if (pred) {
+  if (kind == 1) {
     const auto raw = r.take(n);
     return PredTensor(shape, std::vector<Pred>(raw.begin(), raw.end()));
+  }
+  if (kind == 2) {
+    std::vector<std::uint64_t> bits(n);
+    std::memcpy(bits.data(), r.take(n * sizeof(std::uint64_t)).data(), n * sizeof(std::uint64_t));
+    return IntTensor(shape, std::move(bits));
   }
   std::vector<S> data;
   if constexpr (std::is_trivially_copyable_v<S>) {

@@ -10,6 +10,7 @@
 
 #include "interp/ops/contraction.hpp"
 #include "interp/ops/elementwise.hpp"
+#include "interp/ops/indexing.hpp"
 #include "interp/ops/movement.hpp"
 #include "interp/ops/reduction.hpp"
 
@@ -70,6 +71,9 @@ V arithmetic(const E& e, const Instruction& inst, const std::vector<const V*>& a
     SHLO_BINARY_MEMBER(Xor, bit_xor)
     SHLO_BINARY_MEMBER(Power, pow)
     SHLO_BINARY_MEMBER(Remainder, rem)
+    SHLO_BINARY_MEMBER(ShiftLeft, shift_left)
+    SHLO_BINARY_MEMBER(ShiftRightArithmetic, shift_right_arithmetic)
+    SHLO_BINARY_MEMBER(ShiftRightLogical, shift_right_logical)
     // i1 and/or keep the bound domain's "may differ" bits (elementwise.hpp).
     case Op::And:
       if constexpr (std::is_same_v<T, PredTensor>) return and_(p(0), p(1));
@@ -111,9 +115,16 @@ V arithmetic(const E& e, const Instruction& inst, const std::vector<const V*>& a
     case Op::SelectAndScatter:
       return select_and_scatter(e, t(0), t(1), t(2)[0], window_attributes(a), region_compare(inst.regions[0]),
                                 region_binary_op(inst.regions[1], "scatter"));
+    case Op::Scatter: {  // a combining body (the `set` body is a movement, below)
+      const auto combiner = scatter_combiner(inst.regions.at(0));
+      if (!combiner || combiner->set) break;
+      return scatter(t(0), index_tensor(std::get<IntTensor>(*args[1]), inst.operand_types[1].element), t(2), a.indexing,
+                     [&](S& target, const S& update) { target = combine(e, combiner->op, target, update); });
+    }
     case Op::Constant: case Op::Convert: case Op::BitcastConvert: case Op::BroadcastInDim: case Op::Reshape:
     case Op::Transpose: case Op::Reverse: case Op::Slice: case Op::Pad: case Op::Concatenate: case Op::AllReduce:
     case Op::Sort: case Op::While: case Op::If: case Op::Case:  // interp/region_exec.hpp
+    case Op::DynamicSlice: case Op::DynamicUpdateSlice: case Op::Gather:
       break;  // not arithmetic: the caller's
   }
   throw OpError(std::string("stablehlo.") + op_name(inst.op) + " is not executable here");
@@ -146,6 +157,36 @@ std::optional<V> move_elements(const Instruction& inst, const std::vector<const 
         for (const auto* v : args) xs.push_back(&std::get<X>(*v));
         return concatenate(xs, a.dimension);
       });
+    // The indexing ops (interp/ops/indexing.hpp): operand 0 any element, indices integers.
+    case Op::DynamicSlice:
+    case Op::DynamicUpdateSlice: {
+      const std::size_t first_start = inst.op == Op::DynamicSlice ? 1 : 2;
+      std::vector<const IntTensor*> starts;
+      for (std::size_t k = first_start; k < args.size(); ++k) starts.push_back(&std::get<IntTensor>(*args[k]));
+      const ElementType index_type = inst.operand_types.at(first_start).element;
+      const Shape& operand = inst.operand_types[0].shape;
+      if (inst.op == Op::DynamicSlice)
+        return on_operand([&](const auto& x) { return dynamic_slice(x, clamped_starts(starts, index_type, operand, a.slice_sizes), a.slice_sizes); });
+      return on_operand([&](const auto& x) {
+        using X = std::decay_t<decltype(x)>;
+        const X& update = std::get<X>(*args[1]);
+        return dynamic_update_slice(x, update, clamped_starts(starts, index_type, operand, update.shape));
+      });
+    }
+    case Op::Gather:
+      return on_operand([&](const auto& x) {
+        return gather(x, index_tensor(std::get<IntTensor>(*args[1]), inst.operand_types[1].element), a.indexing, a.slice_sizes,
+                      inst.result_type.shape);
+      });
+    case Op::Scatter: {  // only the body that returns the update moves elements; others combine (arithmetic)
+      const auto combiner = scatter_combiner(inst.regions.at(0));
+      if (!combiner || !combiner->set) return std::nullopt;
+      return on_operand([&](const auto& x) {
+        using X = std::decay_t<decltype(x)>;
+        return scatter(x, index_tensor(std::get<IntTensor>(*args[1]), inst.operand_types[1].element), std::get<X>(*args[2]),
+                       a.indexing, [](auto& target, const auto& update) { target = update; });
+      });
+    }
     default:
       return std::nullopt;
   }

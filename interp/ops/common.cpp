@@ -72,7 +72,7 @@ Op region_binary_op(const Region& r, const char* what) {
     case Op::DotGeneral: case Op::Convolution: case Op::Reduce: case Op::ReduceWindow:
     case Op::SelectAndScatter: case Op::AllReduce: case Op::Not: case Op::Power: case Op::Remainder: case Op::Sign:
     case Op::Floor: case Op::Ceil: case Op::RoundNearestEven: case Op::RoundNearestAfz: case Op::Sine: case Op::Cosine:
-    case Op::LogPlusOne: case Op::ExponentialMinusOne: case Op::Clamp: case Op::BitcastConvert:
+    case Op::LogPlusOne: case Op::ExponentialMinusOne: case Op::Clamp: case Op::BitcastConvert: SHLO_CASES_INDEXING_OPS:
     case Op::Sort: case Op::While: case Op::If: case Op::Case:
       break;
   }
