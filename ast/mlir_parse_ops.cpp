@@ -57,7 +57,8 @@ const std::vector<const char*>& required_attributes(Op op) {
     case Op::SelectAndScatter: case Op::DynamicUpdateSlice: case Op::ShiftLeft: case Op::ShiftRightArithmetic:
     case Op::ShiftRightLogical: case Op::Not: case Op::Xor: case Op::Power: case Op::Remainder: case Op::Sign:
     case Op::Floor: case Op::Ceil: case Op::RoundNearestEven: case Op::RoundNearestAfz: case Op::Sine: case Op::Cosine:
-    case Op::LogPlusOne: case Op::ExponentialMinusOne: case Op::Clamp: case Op::BitcastConvert:
+    case Op::LogPlusOne: case Op::ExponentialMinusOne: case Op::Clamp: case Op::BitcastConvert: case Op::Sort:
+    case Op::While: case Op::If: case Op::Case:
       return none;
   }
   return none;  // not reached: every enumerator is a case above
