@@ -11,6 +11,8 @@ case "$what" in main|test|sanitize) ;; *) echo "usage: scripts/shlo.sh main|test
 
 if [ "$what" = sanitize ]; then
   # The Python module is left out: an ASan-built extension does not load into a plain python3.
+  # mpi_ranks and lsan_openmpi set their own ASAN/LSAN options (tests/lsan_openmpi.supp: Open MPI's
+  # allocations kept until exit); dp_check_cli gets a 3600 s timeout in this build.
   bash scripts/setup-deps.sh
   build=${BUILD_DIR:-build-asan}
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHLO_SANITIZE=ON -DSHLO_PYTHON=OFF >/dev/null

@@ -6,6 +6,7 @@
 # findings are written to BUILD_DIR/findings/. Extra parse seeds: the printer's artifacts, when
 # SHLO_ARTIFACTS_DIR (default ../shared/artifacts/lean4-mlir beside the checkout) exists, and the
 # chunks of tests/shlo_test/**/*.mlir (cut at each `// -----` line, as `shlo test` reads them).
+# SHLO_FUZZ_TARGETS (default "parse npy corpus_json") picks the targets, e.g. one long campaign.
 # Exit 0: nothing found; 1: a target crashed (the reproducer is in BUILD_DIR/findings/).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,7 +18,8 @@ cxx=${SHLO_FUZZ_CXX:-clang++}
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S "$here" -B "$build" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=None "${launcher[@]}" >/dev/null
-cmake --build "$build" -j "${JOBS:-2}" >/dev/null
+targets=(${SHLO_FUZZ_TARGETS:-parse npy corpus_json})
+cmake --build "$build" -j "${JOBS:-2}" --target "${targets[@]/%/_fuzzer}" >/dev/null
 artifacts=${SHLO_ARTIFACTS_DIR:-$root/../shared/artifacts/lean4-mlir}
 mkdir -p "$build/findings"
 # One seed per chunk of the shlo test files: the generic ops, calls, checks and hex literals.
@@ -28,7 +30,7 @@ find "$root/tests/shlo_test" -name '*.mlir' | while read -r file; do
     '/^[ \t]*\/\/ -----[ \t]*$/ { ++chunk; next } { print > (out "_" chunk+0 ".mlir") }' "$file"
 done
 status=0
-for target in parse npy corpus_json; do
+for target in "${targets[@]}"; do
   work="$build/corpus/$target"
   mkdir -p "$work"
   seeds=("$here/seeds/$target")
