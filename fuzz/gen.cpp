@@ -87,7 +87,7 @@ const std::vector<std::string> kBatchedRows = {"batchOp/denseRow", "batchOp/dens
                                                "batchOp/headPad", "batchOp/clsSlice", "batchOp/clsPad", "batchOp/rowScale", "batchOp/rowBias",
                                                "dropPathB", "dropoutB", "batchOp/denseRowBf16", "batchOp/denseRowBackBf16", "matmulFBBf16"};
 const std::vector<std::string> kBatchedRowsIrrational = {"batchOp/softmaxRow", "softmaxRowBackB", "batchOp/lnRow", "lnRowBackB"};
-const std::vector<std::string> kBatchedImageRows = {"batchOp/patchEmbed", "batchOp/layerScaleCh"};
+const std::vector<std::string> kBatchedImageRows = {"batchOp/patchEmbed", "batchOp/layerScaleCh", "batchOp/patchEmbedBf16"};
 const std::vector<std::string> kGeluRows = {"geluBack"}, kBatchedGeluRows = {"batchOp/gelu", "geluBackB"};
 const std::vector<std::string> kGradientRows = {"rowDenseWeightGrad", "rowDenseWeightSgd", "rowDenseBiasGrad", "rowDenseBiasSgd",
                                                 "patchEmbedBiasGrad", "patchEmbedBiasSgd", "posEmbedGrad", "posEmbedSgd",
@@ -95,7 +95,7 @@ const std::vector<std::string> kGradientRows = {"rowDenseWeightGrad", "rowDenseW
 const std::vector<std::string> kGradientRowsIrrational = {"veclnGammaGrad", "veclnGammaSgd", "lnGammaGrad", "lnGammaSgd"};
 const std::vector<std::string> kImageGradientRows = {"layerScaleChGammaGrad", "layerScaleChGammaSgd"};
 const std::vector<std::string> kBatchedGradientRows = {"rowDenseWeightGradB", "rowDenseBiasGradB", "patchEmbedBiasGradB", "posEmbedGradB",
-                                                       "patchEmbedWeightGradB", "rowDenseWeightGradBBf16"};
+                                                       "patchEmbedWeightGradB", "rowDenseWeightGradBBf16", "patchEmbedWeightGradBBf16"};
 const std::vector<std::string> kBatchedGradientRowsIrrational = {"veclnGammaGradB"};
 const std::vector<std::string> kBatchedImageGradientRows = {"layerScaleChGammaGradB"};
 
@@ -153,7 +153,7 @@ Step transformer_step(Names& names, const std::string& op, Step in, std::int64_t
   // The class-token rows with at least one patch row (at tk = 0 their text is headSliceF's and
   // headPadF's at one head: both the identity).
   if (has({"clsPadF", "batchOp/clsPad"})) return one({{"tk", small}, {"D", n}}, {(small + 1) * n});
-  if (has({"patchEmbedF", "batchOp/patchEmbed"})) {  // patches of P x P tiling the image: tk = (H/P)(W/P)
+  if (has({"patchEmbedF", "batchOp/patchEmbed", "batchOp/patchEmbedBf16"})) {  // patches of P x P tiling the image: tk = (H/P)(W/P)
     const std::int64_t P = L.h % 2 == 0 && L.w % 2 == 0 ? *rc::gen::element<std::int64_t>(1, 2) : 1, tk = (L.h / P) * (L.w / P);
     return one({{"ic", L.c}, {"H", L.h}, {"W", L.w}, {"P", P}, {"tk", tk}, {"D", small}}, {(tk + 1) * small});
   }
@@ -185,7 +185,7 @@ Step transformer_step(Names& names, const std::string& op, Step in, std::int64_t
   const std::int64_t tk = n / D - 1;
   if (has({"clsSliceF", "batchOp/clsSlice"})) return one({{"tk", tk}, {"D", D}}, {D});
   if (has({"patchEmbedBiasGrad", "patchEmbedBiasSgd", "patchEmbedBiasGradB"})) return one({{"tk", tk}, {"c", D}}, {D});
-  if (has({"patchEmbedWeightGrad", "patchEmbedWeightSgd", "patchEmbedWeightGradB"}))
+  if (has({"patchEmbedWeightGrad", "patchEmbedWeightSgd", "patchEmbedWeightGradB", "patchEmbedWeightGradBBf16"}))
     return one({{"ic", small}, {"H", 1}, {"W", tk}, {"P", 1}, {"tk", tk}, {"D", D}}, {D * small});
   // layerScaleChGammaGrad, layerScaleChGammaSgd, layerScaleChGammaGradB
   return one({{"c", L.c}, {"h", L.h}, {"w", L.w}}, {L.c});

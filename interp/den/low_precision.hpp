@@ -7,6 +7,7 @@
 #pragma once
 
 #include "interp/den/conv_kernels.hpp"
+#include "interp/den/vit.hpp"
 #include "interp/den_node.hpp"
 
 namespace shlo::den_detail {
@@ -178,6 +179,22 @@ Vec<D> den(Of<Ctor::rowDenseWeightGradBBf16>, const Node<D>& nd) {
     G.insert(G.end(), row.begin(), row.end());
   }
   return G;
+}
+
+// ---- The patch embedding's peers, on the f32 rows' kernels of interp/den/vit.hpp ----
+
+/// y[p+1,d] = rnd(sum rnd W[d,c,kh,kw] rnd img~[c, h'P+kh, w'P+kw]) + b[d] + pos[p+1,d]; the class
+/// row 0 (cls + pos) is not rounded at all. A padded read is a zero: rnd(0) = 0 in both formats.
+template <class D>
+Vec<D> den(Of<Ctor::batchOp_patchEmbedBf16>, const Node<D>& nd) {
+  return patch_embed_each(nd, rounded(nd, nd.real("W"), kBf16), rounded(nd, nd.u(), kBf16),
+                          [&](const auto& sum) { return round_value(nd.d, sum, kBf16, nd.rounding); });
+}
+
+/// rnd(sum_n G(rnd x_n, rnd u_n)): the batch is contracted inside one convolution, one store.
+template <class D>
+Vec<D> den(Of<Ctor::patchEmbedWeightGradBBf16>, const Node<D>& nd) {
+  return rounded(nd, patch_weight_grad(nd, rounded(nd, nd.real("x"), kBf16), rounded(nd, nd.u(), kBf16)), kBf16);
 }
 
 }  // namespace shlo::den_detail

@@ -281,25 +281,35 @@ PatchGrid patch_grid(const Node<D>& nd) {
   return {nd.n("ic"), nd.n("H"), nd.n("W"), nd.n("P"), nd.n("tk"), nd.n("D")};
 }
 
-/// y[0,d] = pos[0,d] + cls[d]; y[p+1,d] = pos[p+1,d] + b[d] + sum_{c,kh,kw} W[d,c,kh,kw] img~[c, h'P+kh, w'P+kw].
-template <class D>
-Vec<D> patch_embed_each(const Node<D>& nd) {
+/// y[0,d] = pos[0,d] + cls[d]; y[p+1,d] = store(sum_{c,kh,kw} W[d,c,kh,kw] img~[c, h'P+kh, w'P+kw]) + b[d] + pos[p+1,d],
+/// in the text's order, with the kernel W and the image img given: the f32 rows pass their fields
+/// and the identity store, the bf16 peer (interp/den/low_precision.hpp) both rounded and a
+/// rounding store.
+template <class D, class Store>
+Vec<D> patch_embed_each(const Node<D>& nd, const Vec<D>& W, const Vec<D>& img, Store store) {
   const PatchGrid g = patch_grid(nd);
-  const auto W = nd.real("W"), b = nd.real("b"), cls = nd.real("cls"), pos = nd.real("pos");
+  const auto b = nd.real("b"), cls = nd.real("cls"), pos = nd.real("pos");
   Vec<D> y;
   for (std::int64_t e = 0; e < examples(nd); ++e)
     for (std::int64_t row = 0; row <= g.tk; ++row)
       for (std::int64_t d = 0; d < g.D; ++d) {
-        auto acc = nd.d.add(pos[vit_at(row * g.D + d)], row == 0 ? cls[vit_at(d)] : b[vit_at(d)]);
-        if (row > 0)
-          for (std::int64_t c = 0; c < g.ic; ++c)
-            for (std::int64_t kh = 0; kh < g.P; ++kh)
-              for (std::int64_t kw = 0; kw < g.P; ++kw)
-                if (const auto* x = g.pixel(nd.u(), e * g.ic * g.H * g.W, row - 1, c, kh, kw))
-                  acc = nd.d.add(acc, nd.d.mul(W[vit_at(g.tap(d, c, kh, kw))], *x));
-        y.push_back(acc);
+        if (row == 0) {
+          y.push_back(nd.d.add(cls[vit_at(d)], pos[vit_at(d)]));
+          continue;
+        }
+        auto acc = nd.num(0);
+        for (std::int64_t c = 0; c < g.ic; ++c)
+          for (std::int64_t kh = 0; kh < g.P; ++kh)
+            for (std::int64_t kw = 0; kw < g.P; ++kw)
+              if (const auto* x = g.pixel(img, e * g.ic * g.H * g.W, row - 1, c, kh, kw))
+                acc = nd.d.add(acc, nd.d.mul(W[vit_at(g.tap(d, c, kh, kw))], *x));
+        y.push_back(nd.d.add(nd.d.add(store(acc), b[vit_at(d)]), pos[vit_at(row * g.D + d)]));
       }
   return y;
+}
+template <class D>
+Vec<D> patch_embed_each(const Node<D>& nd) {
+  return patch_embed_each(nd, nd.real("W"), nd.u(), [](const auto& sum) { return sum; });
 }
 template <class D>
 Vec<D> den(Of<Ctor::patchEmbedF>, const Node<D>& nd) { return patch_embed_each(nd); }
@@ -307,11 +317,11 @@ template <class D>
 Vec<D> den(Of<Ctor::batchOp_patchEmbed>, const Node<D>& nd) { return patch_embed_each(nd); }
 
 /// The kernel's gradient summed over the examples: G[d,c,kh,kw] = sum_e sum_{p<tk}
-/// x~_e[c, h'P+kh, w'P+kw] u_e[p+1, d] (the class row 0 excluded).
+/// x~_e[c, h'P+kh, w'P+kw] u_e[p+1, d] (the class row 0 excluded), of the image x and cotangent u
+/// given (the bf16 peer passes both rounded).
 template <class D>
-Vec<D> patch_weight_grad(const Node<D>& nd) {
+Vec<D> patch_weight_grad(const Node<D>& nd, const Vec<D>& x, const Vec<D>& u) {
   const PatchGrid g = patch_grid(nd);
-  const auto x = nd.real("x");
   Vec<D> G(vit_at(g.D * g.ic * g.P * g.P), nd.num(0));
   for (std::int64_t e = 0; e < examples(nd); ++e)
     for (std::int64_t p = 0; p < g.tk; ++p)
@@ -321,9 +331,13 @@ Vec<D> patch_weight_grad(const Node<D>& nd) {
             for (std::int64_t kw = 0; kw < g.P; ++kw)
               if (const auto* xv = g.pixel(x, e * g.ic * g.H * g.W, p, c, kh, kw)) {
                 auto& acc = G[vit_at(g.tap(d, c, kh, kw))];
-                acc = nd.d.add(acc, nd.d.mul(*xv, nd.u()[vit_at((e * (g.tk + 1) + p + 1) * g.D + d)]));
+                acc = nd.d.add(acc, nd.d.mul(*xv, u[vit_at((e * (g.tk + 1) + p + 1) * g.D + d)]));
               }
   return G;
+}
+template <class D>
+Vec<D> patch_weight_grad(const Node<D>& nd) {
+  return patch_weight_grad(nd, nd.real("x"), nd.u());
 }
 template <class D>
 Vec<D> den(Of<Ctor::patchEmbedWeightGrad>, const Node<D>& nd) { return patch_weight_grad(nd); }
