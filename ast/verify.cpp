@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <set>
 
+#include "ast/verify_checker.hpp"
 #include "ast/verify_regions.hpp"
-#include "num/integer_literal.hpp"
 #include "ast/verify_indexing.hpp"
+#include "num/integer_literal.hpp"
 
 namespace shlo {
 
@@ -63,18 +64,10 @@ unsigned elementwise_kinds(Op op) {
   }
 }
 
-class Checker {
+class Checker : public InstructionChecker {
  public:
-  Checker(const Instruction& inst, const std::string& file) : inst_(inst), file_(file) {}
+  Checker(const Instruction& inst, const std::string& file) : InstructionChecker(inst, file) {}
 
-  [[noreturn]] void fail(const std::string& message) const {
-    throw ParseError(file_, inst_.location, std::string("stablehlo.") + op_name(inst_.op) + ": " + message);
-  }
-  void require(bool ok, const std::string& message) const {
-    if (!ok) fail(message);
-  }
-  const TensorType& operand(std::size_t i) const { return inst_.operand_types.at(i); }
-  std::int64_t rank(std::size_t i) const { return static_cast<std::int64_t>(operand(i).shape.size()); }
 
   void operand_count(std::size_t n) const {
     require(inst_.operands.size() == n, "expects " + std::to_string(n) + " operand(s), found " +
@@ -145,8 +138,6 @@ class Checker {
   void convolution();
   void dot_general();
 
-  const Instruction& inst_;
-  const std::string& file_;
 };
 
 void Checker::check() {

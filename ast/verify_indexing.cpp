@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "ast/verify_checker.hpp"
 #include "ast/indexing.hpp"
 #include "ast/mlir_lexer.hpp"
 
@@ -18,9 +19,9 @@ std::string list_string(const std::vector<std::int64_t>& v) {
 
 bool contains(const std::vector<std::int64_t>& v, std::int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
-class IndexingChecker {
+class IndexingChecker : public InstructionChecker {
  public:
-  IndexingChecker(const Instruction& inst, const std::string& file) : inst_(inst), file_(file) {}
+  IndexingChecker(const Instruction& inst, const std::string& file) : InstructionChecker(inst, file) {}
 
   void check() {
     switch (inst_.op) {
@@ -33,14 +34,6 @@ class IndexingChecker {
   }
 
  private:
-  [[noreturn]] void fail(const std::string& message) const {
-    throw ParseError(file_, inst_.location, std::string("stablehlo.") + op_name(inst_.op) + ": " + message);
-  }
-  void require(bool ok, const std::string& message) const {
-    if (!ok) fail(message);
-  }
-  const TensorType& operand(std::size_t i) const { return inst_.operand_types.at(i); }
-  std::int64_t rank(std::size_t i) const { return static_cast<std::int64_t>(operand(i).shape.size()); }
   void result_is(const TensorType& expected, const char* rule) const {
     require(inst_.result_type == expected, std::string("the result type must be ") + to_string(expected) + ", found " +
                                                to_string(inst_.result_type) + " (" + rule + ")");
@@ -217,8 +210,6 @@ class IndexingChecker {
     result_is(input, "C24, C25");
   }
 
-  const Instruction& inst_;
-  const std::string& file_;
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "ast/verify_checker.hpp"
 #include "ast/regions.hpp"
 #include "ast/verify.hpp"
 
@@ -18,9 +19,9 @@ std::string type_list(const std::vector<TensorType>& ts) {
 
 TensorType scalar(ElementType e) { return TensorType{{}, e}; }
 
-class RegionChecker {
+class RegionChecker : public InstructionChecker {
  public:
-  RegionChecker(const Instruction& inst, const std::string& file) : inst_(inst), file_(file) {
+  RegionChecker(const Instruction& inst, const std::string& file) : InstructionChecker(inst, file) {
     for (std::size_t i = 0; i < result_count(inst); ++i) results_.push_back(result_type(inst, i));
   }
 
@@ -35,13 +36,6 @@ class RegionChecker {
   }
 
  private:
-  [[noreturn]] void fail(const std::string& message) const {
-    throw ParseError(file_, inst_.location, std::string("stablehlo.") + op_name(inst_.op) + ": " + message);
-  }
-  void require(bool ok, const std::string& message) const {
-    if (!ok) fail(message);
-  }
-  const TensorType& operand(std::size_t i) const { return inst_.operand_types.at(i); }
   std::vector<TensorType> argument_types(const Region& r) const {
     std::vector<TensorType> out;
     for (const auto& [name, type] : r.arguments) out.push_back(type);
@@ -128,8 +122,6 @@ class RegionChecker {
       signature(inst_.regions[b], {}, results_, "branch " + std::to_string(b));
   }
 
-  const Instruction& inst_;
-  const std::string& file_;
   std::vector<TensorType> results_;
 };
 
