@@ -78,6 +78,18 @@ ExprPtr with_values(const ExprPtr& node, const std::string& field, std::vector<R
   return make_expr(std::move(e));
 }
 
+// Whether a line pairs a batched backward (nat N) with a per-example forward (no N): the forward
+// is then taken once per example, and its Jacobian is block diagonal over the N examples.
+bool per_example(const CtorSpec& backward, const CtorSpec& forward) {
+  auto has_N = [](const CtorSpec& c) { return std::any_of(c.nats.begin(), c.nats.end(), [](const char* n) { return std::string(n) == "N"; }); };
+  return has_N(backward) && !has_N(forward);
+}
+
+// The values of example e of `whole` (N blocks of `len`).
+std::vector<Rational> block(const std::vector<Rational>& whole, std::size_t e, std::size_t len) {
+  return {whole.begin() + static_cast<std::ptrdiff_t>(e * len), whole.begin() + static_cast<std::ptrdiff_t>((e + 1) * len)};
+}
+
 Instance build_case(const VjpPair& pair) {
   Instance out;
   out.data = {{"line", line_text(pair)}, {"problem", ""}, {"forward", ""}, {"direction", json::array()}, {"wrt", pair.wrt}, {"saved", pair.saved}};
@@ -95,23 +107,36 @@ Instance build_case(const VjpPair& pair) {
     if (nats.count("head") && nats.count("heads")) nats["head"] = *rc::gen::inRange<std::int64_t>(0, nats.at("heads"));
     ExprPtr dy = operand_plan("%dy", eval_length(B.child_lengths.at(0), nats));
     ExprPtr back = *gen_values(make_skeleton(B.name, nats, {dy}, *gen_strings(B.name)));
-    // The forward peer: the backward's nats and shared fields by name, the rest drawn.
+    // The forward peer: the backward's nats and shared fields by name, the rest drawn; one node
+    // per example when the forward is the per-example peer of a batched backward.
+    const std::size_t examples = per_example(B, F) ? static_cast<std::size_t>(nats.at("N")) : 1;
     std::map<std::string, std::int64_t> fnats;
     for (const char* n : F.nats) fnats[n] = nats.count(n) ? nats.at(n) : draw_nat(n);
     auto fstrings = *gen_strings(F.name);
     for (auto& [field, value] : fstrings)
       if (back->strings.count(field)) value = back->strings.at(field);
     ExprPtr x = operand_plan("%x", eval_length(F.child_lengths.at(0), fnats));
-    Expr fwd = **gen_values(make_skeleton(F.name, fnats, {x}, fstrings));
-    for (const auto& f : F.reals)
-      if (back->reals.count(f.name) && back->reals.at(f.name).size() == fwd.reals.at(f.name).size()) fwd.reals[f.name] = back->reals.at(f.name);
+    std::vector<Expr> fwds;
+    for (std::size_t e = 0; e < examples; ++e) fwds.push_back(**gen_values(make_skeleton(F.name, fnats, {x}, fstrings)));
+    // A shared field is the backward's whole (batch-invariant) or, per example, its block.
+    for (const auto& f : F.reals) {
+      if (!back->reals.count(f.name)) continue;
+      const auto& shared = back->reals.at(f.name);
+      const std::size_t len = fwds[0].reals.at(f.name).size();
+      for (std::size_t e = 0; e < examples; ++e) {
+        if (shared.size() == len) fwds[e].reals[f.name] = shared;
+        else if (examples > 1 && shared.size() == examples * len) fwds[e].reals[f.name] = block(shared, e, len);
+      }
+    }
     // The point: the forward's child is the backward's saved field, where there is one.
-    std::vector<Rational> child = fwd.children[0]->real("v");
+    const std::size_t child_len = static_cast<std::size_t>(fwds[0].children[0]->length());
+    std::vector<Rational> child;
+    for (const auto& f : fwds) child.insert(child.end(), f.children[0]->real("v").begin(), f.children[0]->real("v").end());
     if (!pair.saved.empty()) {
       child = back->real(pair.saved);
-      if (child.size() != fwd.children[0]->real("v").size())
+      if (child.size() != examples * child_len)
         throw ExprError("the saved field '" + pair.saved + "' has " + std::to_string(child.size()) + " values, the forward's child " +
-                        std::to_string(fwd.children[0]->length()));
+                        std::to_string(examples * child_len));
     }
     // The variable gets values the dual domain can recognise; the backward sees the same point.
     std::size_t variables = 0;
@@ -120,13 +145,22 @@ Instance build_case(const VjpPair& pair) {
       variables = child.size();
       if (!pair.saved.empty()) back = with_values(back, pair.saved, child);
     } else {
-      fwd.reals[pair.wrt] = as_variable(fwd.reals.at(pair.wrt));
-      variables = fwd.reals[pair.wrt].size();
-      if (back->reals.count(pair.wrt) && back->reals.at(pair.wrt).size() == variables) back = with_values(back, pair.wrt, fwd.reals[pair.wrt]);
+      const std::size_t len = fwds[0].reals.at(pair.wrt).size();
+      std::vector<Rational> variable;
+      for (const auto& f : fwds) variable.insert(variable.end(), f.reals.at(pair.wrt).begin(), f.reals.at(pair.wrt).end());
+      variable = as_variable(variable);
+      for (std::size_t e = 0; e < examples; ++e) fwds[e].reals[pair.wrt] = block(variable, e, len);
+      variables = variable.size();
+      if (back->reals.count(pair.wrt) && back->reals.at(pair.wrt).size() == variables) back = with_values(back, pair.wrt, variable);
     }
-    fwd.children[0] = with_values(fwd.children[0], "v", child);
+    // One forward is stored as its JSON; the per-example forwards as a JSON array of them.
+    json forwards = json::array();
+    for (std::size_t e = 0; e < examples; ++e) {
+      fwds[e].children[0] = with_values(fwds[e].children[0], "v", block(child, e, child_len));
+      forwards.push_back(expr_to_json(*make_expr(std::move(fwds[e]))));
+    }
     out.expr = back;
-    out.data["forward"] = expr_to_json(*make_expr(std::move(fwd))).dump();
+    out.data["forward"] = (examples == 1 ? forwards[0] : forwards).dump();
     out.data["direction"] = rationals_to_json(draw_direction(variables));
   } catch (const ExprError& e) {
     out.data["problem"] = std::string("no node can be built from the rows: ") + e.what();
@@ -151,6 +185,17 @@ ExprPtr wrong_backward(const Expr& back, const std::string& saved) {
   return make_expr(std::move(b));
 }
 
+// The backward times 2: a scaleF node (s = 2) over it.
+ExprPtr doubled_backward(const ExprPtr& back) {
+  Expr twice;
+  twice.spec = find_constructor("scaleF");
+  twice.nats = {{"n", back->length()}};
+  twice.strings = {{"sStr", "2.0"}};
+  twice.reals = {{"s", {Rational(2)}}};
+  twice.children = {back};
+  return make_expr(std::move(twice));
+}
+
 std::string joined(const std::vector<DenEvent>& events) {
   std::string s;
   for (const auto& e : events) s += (s.empty() ? "" : ", ") + e.constructor + " " + e.kind;
@@ -166,19 +211,23 @@ struct Sides {
   std::vector<DenEvent> events;
 };
 
+// The forwards are one node, or one per example whose results follow each other in dy.
 template <class D>
-Sides<D> both_sides(const D& d, const Expr& back, const Expr& fwd, const std::vector<Rational>& dy, const std::vector<Rational>& v,
-                    const typename DualDomain<D>::Seeds& seeds) {
+Sides<D> both_sides(const D& d, const Expr& back, const std::vector<ExprPtr>& fwds, const std::vector<Rational>& dy,
+                    const std::vector<Rational>& v, const typename DualDomain<D>::Seeds& seeds) {
   const auto b = denote(d, back);
-  const auto f = denote(DualDomain<D>(d, seeds), fwd);
   Sides<D> s{d.from_rational(0), d.from_rational(0), b.events};
-  s.events.insert(s.events.end(), f.events.begin(), f.events.end());
   for (std::size_t i = 0; i < v.size(); ++i) d.mac(s.lhs, b.value[i], d.from_rational(v[i]));
-  for (std::size_t j = 0; j < dy.size(); ++j) d.mac(s.rhs, d.from_rational(dy[j]), f.value[j].tangent);
+  std::size_t j = 0;
+  for (const auto& fwd : fwds) {
+    const auto f = denote(DualDomain<D>(d, seeds), *fwd);
+    s.events.insert(s.events.end(), f.events.begin(), f.events.end());
+    for (const auto& y : f.value) d.mac(s.rhs, d.from_rational(dy[j++]), y.tangent);
+  }
   return s;
 }
 
-Verdict compare_exact(const Expr& back, const Expr& fwd, const std::vector<Rational>& dy, const std::vector<Rational>& v,
+Verdict compare_exact(const Expr& back, const std::vector<ExprPtr>& fwd, const std::vector<Rational>& dy, const std::vector<Rational>& v,
                       const DualDomain<ExactDomain>::Seeds& seeds) {
   const ExactDomain d;
   const auto s = both_sides(d, back, fwd, dy, v, seeds);
@@ -189,7 +238,7 @@ Verdict compare_exact(const Expr& back, const Expr& fwd, const std::vector<Ratio
 
 // Enclosures must overlap, and be narrow: relative width below 2^-80, so that overlapping
 // means agreeing to about 24 decimal digits.
-Verdict compare_interval(const Expr& back, const Expr& fwd, const std::vector<Rational>& dy, const std::vector<Rational>& v,
+Verdict compare_interval(const Expr& back, const std::vector<ExprPtr>& fwd, const std::vector<Rational>& dy, const std::vector<Rational>& v,
                          const DualDomain<IntervalDomain>::Seeds& seeds) {
   const IntervalDomain d(128);
   const auto s = both_sides(d, back, fwd, dy, v, seeds);
@@ -244,36 +293,55 @@ Verdict check_vjp(const Instance& inst, VjpSide side) {
   const json& data = inst.data;
   const std::string line = data.at("line").get<std::string>();
   if (const std::string problem = data.at("problem").get<std::string>(); !problem.empty()) return Verdict::fail(line + ": " + problem);
-  const ExprPtr fwd = expr_from_json(json::parse(data.at("forward").get<std::string>()), "/instance/data/forward");
+  // One forward, or (a JSON array) one per example.
+  const json forward = json::parse(data.at("forward").get<std::string>());
+  std::vector<ExprPtr> fwds;
+  if (forward.is_array())
+    for (std::size_t e = 0; e < forward.size(); ++e) fwds.push_back(expr_from_json(forward[e], "/instance/data/forward/" + std::to_string(e)));
+  else
+    fwds.push_back(expr_from_json(forward, "/instance/data/forward"));
   const std::string wrt = data.at("wrt").get<std::string>(), saved = data.at("saved").get<std::string>();
   const std::vector<Rational> v = rationals_from_json(data.at("direction"));
   const Expr& back = *inst.expr;
-  if (back.children.size() != 1 || back.children[0]->spec->name != std::string("operand") || fwd->children.size() != 1 ||
-      fwd->children[0]->spec->name != std::string("operand"))
-    return Verdict::fail(line + ": the backward's and the forward's child must each be an operand");
+  if (back.children.size() != 1 || back.children[0]->spec->name != std::string("operand") || fwds.empty())
+    return Verdict::fail(line + ": the backward's child must be an operand, and there must be a forward");
+  for (const auto& fwd : fwds)
+    if (fwd->children.size() != 1 || fwd->children[0]->spec->name != std::string("operand"))
+      return Verdict::fail(line + ": the forward's child must be an operand");
   const std::vector<Rational>& dy = back.children[0]->real("v");
-  const std::vector<Rational>& variable = wrt.empty() ? fwd->children[0]->real("v") : fwd->real(wrt);
+  // The variable: the forwards' children or their field `wrt`, example after example.
+  std::vector<Rational> variable;
+  std::size_t forward_length = 0;
+  for (const auto& fwd : fwds) {
+    const auto& part = wrt.empty() ? fwd->children[0]->real("v") : fwd->real(wrt);
+    variable.insert(variable.end(), part.begin(), part.end());
+    forward_length += static_cast<std::size_t>(fwd->length());
+  }
   // The shapes say whether the line pairs the right constructors.
   if (back.length() != static_cast<std::int64_t>(variable.size()))
     return Verdict::fail(line + ": the backward's result has " + std::to_string(back.length()) + " values, the forward's variable " +
                          std::to_string(variable.size()));
-  if (fwd->length() != static_cast<std::int64_t>(dy.size()))
-    return Verdict::fail(line + ": the forward's result has " + std::to_string(fwd->length()) + " values, the cotangent " + std::to_string(dy.size()));
+  if (forward_length != dy.size())
+    return Verdict::fail(line + ": the forward's result has " + std::to_string(forward_length) + " values, the cotangent " + std::to_string(dy.size()));
   if (v.size() != variable.size()) return Verdict::fail(line + ": the direction has " + std::to_string(v.size()) + " values, the variable " + std::to_string(variable.size()));
-  // The variable's values must identify it: distinct, and held by no other field of the forward.
+  // The variable's values must identify it: distinct, and held by no other field of a forward.
   DualDomain<ExactDomain>::Seeds seeds;
   for (std::size_t i = 0; i < variable.size(); ++i)
     if (!seeds.emplace(variable[i], v[i]).second) return Verdict::fail(line + ": the variable's values are not distinct");
-  for (const Expr* node : {fwd.get(), fwd->children[0].get()})
-    for (const auto& [name, values] : node->reals) {
-      if (&values == &variable) continue;
-      for (const auto& q : values)
-        if (seeds.count(q)) return Verdict::fail(line + ": the field '" + name + "' holds a value of the variable");
-    }
-  const ExprPtr judged = side == VjpSide::Den ? nullptr : wrong_backward(back, saved);
+  for (const auto& fwd : fwds)
+    for (const Expr* node : {fwd.get(), fwd->children[0].get()})
+      for (const auto& [name, values] : node->reals) {
+        const bool is_variable = node == fwd.get() ? name == wrt : wrt.empty() && name == "v";
+        if (is_variable) continue;
+        for (const auto& q : values)
+          if (seeds.count(q)) return Verdict::fail(line + ": the field '" + name + "' holds a value of the variable");
+      }
+  const ExprPtr judged = side == VjpSide::Den                      ? nullptr
+                         : side == VjpSide::WrongPhaseAndTranspose ? wrong_backward(back, saved)
+                                                                   : doubled_backward(inst.expr);
   const Expr& b = judged ? *judged : back;
   try {
-    return compare_exact(b, *fwd, dy, v, seeds);
+    return compare_exact(b, fwds, dy, v, seeds);
   } catch (const ExprError& e) {  // a drawn shape the row's den does not admit (a stride that does not divide, say)
     return Verdict::discard(std::string("shape not admitted by den: ") + e.what());
   } catch (const DomainError& e) {
@@ -282,7 +350,7 @@ Verdict check_vjp(const Instance& inst, VjpSide side) {
     if (!contains_text(what, "irrational")) throw;
   }
   try {
-    return compare_interval(b, *fwd, dy, v, seeds);
+    return compare_interval(b, fwds, dy, v, seeds);
   } catch (const DomainError& e) {
     if (contains_text(e.what(), "not differentiable")) return Verdict::discard(e.what());
     throw;  // undecided comparisons are discarded by the runner; anything else fails

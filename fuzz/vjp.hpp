@@ -40,8 +40,9 @@ rc::Gen<Instance> gen_vjp_case();
 
 /// How the check computes the backward side: as den says, or deliberately wrong (the control):
 /// den of the backward at the other phase (its saved point negated) applied to the cotangent
-/// in reverse order (a transpose missing).
-enum class VjpSide { Den, WrongPhaseAndTranspose };
+/// in reverse order (a transpose missing); or den of the backward times 2 (a backward off by a
+/// constant factor, which a check of shapes or signs alone would pass).
+enum class VjpSide { Den, WrongPhaseAndTranspose, Doubled };
 Verdict check_vjp(const Instance& inst, VjpSide side = VjpSide::Den);
 
 /// A fault hook for the runner's tests (as ast/emit's g_fault_allreduce_divisor_offset): when

@@ -280,3 +280,120 @@ TEST_CASE("coverage counted in the child process comes back", "[vjp][runner][cov
   CHECK(counts.at("vjp.transpose_jacobian").at("constructor\toperand") == 20);
   clear_coverage();
 }
+
+// --- broadcastBack and seReduceB (docs/lean/conv-families-blocks.md D.5, D.7) ---------------
+
+namespace {
+
+const VjpPair kBroadcastBack{"broadcastBack", "depthwiseF", "b", ""};
+const VjpPair kSeReduceB{"seReduceB", "layerScaleChF", "gamma", "x"};
+
+// A node of `ctor` with the given nats and real fields over `kids`; its string fields name
+// themselves (den reads none).
+ExprPtr node(const char* ctor, std::map<std::string, std::int64_t> nats, std::map<std::string, std::vector<Rational>> reals,
+             std::vector<ExprPtr> kids) {
+  Expr e;
+  e.spec = find_constructor(ctor);
+  e.nats = std::move(nats);
+  e.reals = std::move(reals);
+  e.children = std::move(kids);
+  for (const char* s : e.spec->strings) e.strings[s] = std::string("%") + s;
+  return make_expr(std::move(e));
+}
+
+std::vector<Rational> rationals(std::initializer_list<int> xs) {
+  std::vector<Rational> out;
+  for (int x : xs) out.push_back(Rational(x));
+  return out;
+}
+
+// A case of `pair` (well formed, from the generator) with the backward, forwards and direction
+// replaced by ours.
+Instance hand_case(const VjpPair& pair, ExprPtr back, const std::vector<ExprPtr>& forwards, const std::vector<Rational>& direction) {
+  Instance i = gen_vjp_case(pair)(rc::Random(7), 10).value();
+  i.expr = std::move(back);
+  nlohmann::json f = nlohmann::json::array();
+  for (const auto& fwd : forwards) f.push_back(expr_to_json(*fwd));
+  i.data["forward"] = (forwards.size() == 1 ? f[0] : f).dump();
+  i.data["direction"] = rationals_to_json(direction);
+  return i;
+}
+
+}  // namespace
+
+TEST_CASE("broadcastBack is the transpose of depthwiseF's Jacobian in its bias, by hand", "[vjp][vjp-blocks]") {
+  REQUIRE(std::count_if(vjp_pairs().begin(), vjp_pairs().end(), [](const VjpPair& p) {
+            return p.backward == kBroadcastBack.backward && p.forward == kBroadcastBack.forward && p.wrt == "b" && p.saved.empty();
+          }) == 1);
+  // c = 2 channels of h x w = 1 x 2: back(dy) = (1 + 2, 3 + 4) = (3, 7), <., v> = 3 + 14 = 17 at
+  // v = (1, 2); J_b v = bcast(v) = (1, 1, 2, 2), <dy, .> = 1 + 2 + 6 + 8 = 17.
+  const std::map<std::string, std::int64_t> chw = {{"c", 2}, {"h", 1}, {"w", 2}};
+  const ExprPtr back = node("broadcastBack", chw, {}, {operand(rationals({1, 2, 3, 4}))});
+  const Rational step(1, 1000003);
+  const ExprPtr fwd = node("depthwiseF", {{"c", 2}, {"h", 1}, {"w", 2}, {"kH", 1}, {"kW", 1}},
+                           {{"W", rationals({5, -3})}, {"b", {step, 2 * step}}}, {operand(rationals({7, 8, 9, 10}))});
+  const Instance i = hand_case(kBroadcastBack, back, {fwd}, rationals({1, 2}));
+  const Verdict ok = check_vjp(i);
+  CHECK(ok.passed());
+  CHECK(ok.detail == "exact: both sides 17");
+  // Controls: the backward doubled (34); on the cotangent reversed with its first entry moved,
+  // (5, 3, 2, 1), back = (8, 3) and <., v> = 14.
+  const Verdict doubled = check_vjp(i, VjpSide::Doubled);
+  CHECK_FALSE(doubled.passed());
+  CHECK_THAT(doubled.detail, Catch::Contains("exact: <back(dy), v> = 34 but <dy, J v> = 17"));
+  CHECK_THAT(check_vjp(i, VjpSide::WrongPhaseAndTranspose).detail, Catch::Contains("exact: <back(dy), v> = 14 but <dy, J v> = 17"));
+}
+
+TEST_CASE("seReduceB is the transpose of layerScaleChF's Jacobian in gamma, one forward per example, by hand", "[vjp][vjp-blocks]") {
+  // N = 2 examples of c = 1 channel, h x w = 1 x 2; x = (1, 2 | 3, 4), dy = (5, 6 | 7, 8):
+  // back = (1*5 + 2*6, 3*7 + 4*8) = (17, 53), <., v> = 17 + 2*53 = 123 at v = (1, 2);
+  // J_gamma v = (x_0 v_0 | x_1 v_1) = (1, 2 | 6, 8), <dy, .> = 5 + 12 + 42 + 64 = 123.
+  const ExprPtr back = node("seReduceB", {{"N", 2}, {"c", 1}, {"h", 1}, {"w", 2}}, {{"x", rationals({1, 2, 3, 4})}},
+                            {operand(rationals({5, 6, 7, 8}))});
+  const Rational step(1, 1000003);
+  std::vector<ExprPtr> forwards;
+  for (int e = 0; e < 2; ++e)
+    forwards.push_back(node("layerScaleChF", {{"c", 1}, {"h", 1}, {"w", 2}}, {{"gamma", {Rational(e + 1) * step}}},
+                            {operand(rationals({2 * e + 1, 2 * e + 2}))}));
+  const Instance i = hand_case(kSeReduceB, back, forwards, rationals({1, 2}));
+  const Verdict ok = check_vjp(i);
+  CHECK(ok.passed());
+  CHECK(ok.detail == "exact: both sides 123");
+  const Verdict doubled = check_vjp(i, VjpSide::Doubled);
+  CHECK_FALSE(doubled.passed());
+  CHECK_THAT(doubled.detail, Catch::Contains("exact: <back(dy), v> = 246 but <dy, J v> = 123"));
+  // The examples in the wrong order: J v = (3*1, 4*1 | 1*2, 2*2), <dy, .> = 15 + 24 + 14 + 32 = 85.
+  const Instance swapped = hand_case(kSeReduceB, back, {forwards[1], forwards[0]}, rationals({1, 2}));
+  CHECK_FALSE(check_vjp(swapped).passed());
+  // One forward for a batch of two: the lengths say so.
+  const Verdict one = check_vjp(hand_case(kSeReduceB, back, {forwards[0]}, rationals({1})));
+  CHECK_FALSE(one.passed());
+  CHECK_THAT(one.detail, Catch::Contains("the backward's result has 2 values, the forward's variable 1"));
+}
+
+TEST_CASE("the blocks' lines hold on drawn cases, and a backward doubled or unbound fails", "[vjp][vjp-blocks]") {
+  for (const VjpPair& pair : {kBroadcastBack, kSeReduceB}) {
+    INFO(pair.backward);
+    const Property p = line_property(pair);
+    const PropertyRun r = run_property(p, kSeed, 60);
+    INFO(r.detail);
+    CHECK(r.failed == 0);
+    CHECK(r.passed == 60);
+    CHECK(r.discarded == 0);  // both sides are rational: every case is judged exactly
+    Property doubled = p;
+    doubled.check = [](const Instance& i) { return check_vjp(i, VjpSide::Doubled); };
+    CHECK(run_property(doubled, kSeed, 100).failed == 1);
+  }
+  // Drawn per example: some cases have N > 1 (the forward is then a JSON array of N nodes; at
+  // size 10 RapidCheck's ranges draw only their least value, N = 1).
+  int batches = 0;
+  for (int k = 0; k < 20; ++k)
+    batches += nlohmann::json::parse(gen_vjp_case(kSeReduceB)(rc::Random(k), 100).value().data.at("forward").get<std::string>()).is_array();
+  CHECK(batches > 0);
+  // Wrong lines: the saved input left unbound (x drawn apart from the backward's), the weight in
+  // place of the bias, and the batched layer scale (one gamma for the batch: its gradient sums
+  // over the examples, c values where seReduceB has N c).
+  CHECK(run_property(line_property({"seReduceB", "layerScaleChF", "gamma", ""}), kSeed, 50).failed == 1);
+  CHECK(run_property(line_property({"broadcastBack", "depthwiseF", "W", ""}), kSeed, 50).failed == 1);
+  CHECK(run_property(line_property({"seReduceB", "batchOp/layerScaleCh", "gamma", "x"}), kSeed, 50).failed == 1);
+}
