@@ -260,14 +260,6 @@ const std::vector<ConvOp> kConvGradients = {
     {"depthwiseStridedWeightGradBBf16", 2, true, true, {1, 3}}, {"depthwiseStridedXlaWeightGradBBf16", 2, true, true, {3}},
 };
 
-// The stride-4 stems read a 4h x 4w grid, which one image layout in nine has; among the seventy
-// or so rows that apply to an image they were drawn a few times a minute or never (batchOp/
-// convStride4), so on such a grid a stem is drawn one time in two. Null: draw from the list.
-const char* stride4_stem(const Layout& L, bool batched) {
-  if (!L.image() || L.h % 4 != 0 || L.w % 4 != 0 || !*rc::gen::arbitrary<bool>()) return nullptr;
-  return batched ? *rc::gen::element<const char*>("batchOp/convStride4", "batchOp/convStride4Bf16") : "flatConvStride4F";
-}
-
 bool is_batched_row(const char* name) {
   const auto& nats = find_constructor(name)->nats;
   return std::any_of(nats.begin(), nats.end(), [](const char* n) { return std::string(n) == "N"; });
@@ -293,6 +285,22 @@ const ConvOp* find_conv_op(const std::string& name) {
     for (const auto& op : *list)
       if (name == op.name) return &op;
   return nullptr;
+}
+
+// The strided forwards read a grid 2 or 4 times the one they give, which few image layouts
+// have; among the seventy or so rows that apply to an image they were drawn a few times a
+// minute or never (batchOp/convStride4, batchOp/depthwiseStridedXlaBf16). So on a 4h x 4w grid
+// a stride-4 stem is drawn one time in two, and, batched, on another even grid a stride-2
+// forward one time in two. "": draw from the whole list.
+std::string strided_forward(const Layout& L, bool batched) {
+  if (!L.image() || L.h % 2 != 0 || L.w % 2 != 0) return "";
+  if (L.h % 4 == 0 && L.w % 4 == 0 && *rc::gen::arbitrary<bool>())
+    return batched ? *rc::gen::element<std::string>("batchOp/convStride4", "batchOp/convStride4Bf16") : "flatConvStride4F";
+  if (!batched || !*rc::gen::arbitrary<bool>()) return "";
+  std::vector<std::string> stride2;
+  for (const auto& name : conv_names(kConvMaps, L, true))
+    if (const ConvOp* op = find_conv_op(name); op->stride == 2 && !op->backward) stride2.push_back(name);
+  return stride2.empty() ? "" : *rc::gen::elementOf(stride2);
 }
 
 // One convolution node on `in` (an image layout; N = 0 per example). A forward reads the
@@ -349,8 +357,8 @@ Step grow(Names& names, Step in, bool transcendental) {
   if (in.layout.image()) ops.insert(ops.end(), kImageRows.begin(), kImageRows.end());
   ops.push_back("dotInBf16");  // reduced precision (ast/ctors/low_precision.def)
   if (in.layout.image()) ops.push_back("flatConvFBf16");
-  const char* stem = stride4_stem(in.layout, false);
-  const std::string op = stem ? stem : *rc::gen::elementOf(ops);
+  const std::string stem = strided_forward(in.layout, false);
+  const std::string op = !stem.empty() ? stem : *rc::gen::elementOf(ops);
   if (is_transformer_row(op)) return transformer_step(names, op, in, 0);
   if (const ConvOp* conv = find_conv_op(op)) return conv_step(names, in, *conv, 0, false);
   const std::int64_t n = in.layout.width;
@@ -625,8 +633,8 @@ ExprPtr batched_chain(Names& names, bool transcendental) {
     if (transcendental && g_with_gelu) ops.insert(ops.end(), kBatchedGeluRows.begin(), kBatchedGeluRows.end());
     if (L.image()) ops.insert(ops.end(), kBatchedImageRows.begin(), kBatchedImageRows.end());
     if (L.image()) ops.insert(ops.end(), {"batchOp/convBf16", "batchOp/convF8", "convBackBatchedBf16", "convBackBatchedF8"});
-    const char* stem = stride4_stem(L, true);
-    const std::string op = stem ? stem : *rc::gen::elementOf(ops);
+    const std::string strided = strided_forward(L, true);
+    const std::string op = !strided.empty() ? strided : *rc::gen::elementOf(ops);
     if (is_transformer_row(op)) {
       Step s = transformer_step(names, op, {e, L}, N);
       e = s.e;

@@ -1,7 +1,7 @@
 // The generator reaches the rows that `shlo prop --coverage` showed empty or nearly so: the
-// stride-4 stems (flatConvStride4F, batchOp/convStride4 and its bf16 peer: fuzz/gen.cpp's
-// stride4_stem), and the text, skeleton and meaning properties pass on them while their
-// controls fail. patchEmbedBack has no registry row (docs/lean/transformer-families-2.md 8.1).
+// stride-4 stems (flatConvStride4F, batchOp/convStride4 and its bf16 peer) and the batched
+// stride-2 forwards (fuzz/gen.cpp's strided_forward), and the text, skeleton and meaning
+// properties pass on the stems while their controls fail. patchEmbedBack has no registry row (docs/lean/transformer-families-2.md 8.1).
 #include "fuzz/coverage.hpp"
 #include "fuzz/gen.hpp"
 #include "fuzz/runner.hpp"
@@ -78,7 +78,7 @@ TEST_CASE("the stride-4 stems pass the text, skeleton and meaning properties, an
   }
 }
 
-TEST_CASE("a short run of the text and meaning properties reaches the stride-4 stems", "[gen-reach][coverage]") {
+TEST_CASE("a short run of the text and meaning properties reaches the strided forwards", "[gen-reach][coverage]") {
   clear_coverage();
   set_coverage(true);
   // About what the default `shlo prop --time 60` gives each of these on a loaded machine.
@@ -93,6 +93,12 @@ TEST_CASE("a short run of the text and meaning properties reaches the stride-4 s
     INFO(ctor);
     CHECK(cases_of(row_of(rows, ctor), "text.round_trip") > 0);
     CHECK(cases_of(row_of(rows, ctor), "meaning.den_equals_text") > 0);
+  }
+  // The batched stride-2 forwards, drawn on even grids as often as the stems.
+  for (const char* ctor : {"batchOp/convStrided", "batchOp/convStridedXla", "batchOp/depthwiseStrided", "batchOp/depthwiseStridedXla",
+                           "batchOp/convStridedBf16", "batchOp/convStridedXlaBf16", "batchOp/depthwiseStridedBf16", "batchOp/depthwiseStridedXlaBf16"}) {
+    INFO(ctor);
+    CHECK(cases_of(row_of(rows, ctor), "text.round_trip") + cases_of(row_of(rows, ctor), "meaning.den_equals_text") > 0);
   }
   const auto& stem = row_of(rows, "flatConvStride4F");
   for (const char* property : {"text.round_trip", "meaning.den_equals_text", "skeleton.lift"}) CHECK(cases_of(stem, property) > 0);
