@@ -5,7 +5,8 @@
 # `--profile ieee`, inputs drawn with seed 7. Prints, per artifact, the smallest eps on the grid
 # 10^-7, 2 10^-7, 5 10^-7, 10^-6, ... 0.5 that the sound tier (FAIL) and the statistical tier
 # (IMPROBABLE or FAIL) catch ("-": none on the grid). One bound analysis per artifact judges
-# every eps (the hidden test "[.perturb]" in tests/test_stat_tier.cpp).
+# every eps (the hidden test "[.perturb]" in tests/test_stat_tier.cpp). NAMES may also be the
+# convolutional programs at a test's scale, small_conv and small_cnn_train_step.
 #   bash bench/perturb_ladder.sh [BUILD_DIR] [NAMES...]    (RANGE=LO,HI for the inputs, default 0,0.01)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

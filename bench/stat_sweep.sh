@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The large sweep of honest float32 evaluations against the statistical tier: every program of
-# the first ladder (or NAMES), inputs in [-1, 1), [-0.1, 0.1) and [0, 0.01), SEEDS seeds each
+# the first ladder and the two convolutional programs at a test's scale, small_conv and
+# small_cnn_train_step (or NAMES), inputs in [-1, 1), [-0.1, 0.1) and [0, 0.01), SEEDS seeds each
 # (default 10); per draw, the four summation orders and the CUDA host path, each checked under
 # `--profile ieee`. Prints per program and range the checks run, those with NO VERDICT
 # (overflow or a negative square root on such inputs), and the worst error over the

@@ -22,15 +22,13 @@
 #include "interp/run.hpp"
 #include "oracle/float_check.hpp"
 #include "oracle/sum_order_domain.hpp"
+#include "tests/stat_support.hpp"
 #include "tests/support.hpp"
 
 using namespace shlo;
+using namespace shlo::test;
 
 namespace {
-
-using Arrays = std::vector<NpyArray>;
-
-NpyArray f32_array(const Shape& shape, std::vector<float> v) { return NpyArray{shape, std::move(v)}; }
 
 CheckReport check(const Module& m, const std::string& profile, const Arrays& inputs, const Arrays& outputs, double delta = 1e-9) {
   CheckOptions o;
@@ -49,33 +47,6 @@ std::vector<BoundScalar> bound_run(const BoundDomain& d, const Module& m, const 
   auto out = std::get<Tensor<BoundScalar>>(run_program(m, d, std::move(in), RunOptions{}).outputs[0][0]).data;
   for (auto& s : out) s = d.closed(s);
   return out;
-}
-
-Arrays random_inputs(const Module& m, std::uint64_t seed, float lo, float hi) {
-  std::mt19937_64 gen(seed);
-  std::uniform_real_distribution<float> u(lo, hi);
-  Arrays in;
-  for (const auto& a : m.function().arguments) {
-    std::vector<float> v(static_cast<std::size_t>(num_elements(a.type.shape)));
-    for (auto& x : v) x = u(gen);
-    in.push_back(f32_array(a.type.shape, std::move(v)));
-  }
-  return in;
-}
-
-const std::vector<float>& data(const NpyArray& a) { return std::get<std::vector<float>>(a.data); }
-
-// x rounded to nearest (ties to even) with `bits` stored mantissa bits: TF32 10, bf16 7.
-float reduced(float x, int bits) {
-  std::uint32_t b;
-  std::memcpy(&b, &x, 4);
-  const int drop = 23 - bits;
-  const std::uint32_t half = 1u << (drop - 1), low = b & ((1u << drop) - 1);
-  b -= low;
-  if (low > half || (low == half && (b >> drop) & 1)) b += 1u << drop;
-  float y;
-  std::memcpy(&y, &b, 4);
-  return y;
 }
 
 // The independent route: dense layers y = act(x W + b), each matmul with its operands reduced
@@ -106,13 +77,6 @@ std::vector<float> dense_forward(const Arrays& in, int bits) {
   }
   return x;
 }
-
-std::string artifact(const char* name) { return std::string(SHLO_ARTIFACTS_DIR) + "/" + name + ".mlir"; }
-
-struct Range {
-  float lo, hi;
-};
-const Range kRanges[] = {{-1, 1}, {-0.1f, 0.1f}, {0, 0.01f}};
 
 const char* kSumOfN = R"(module @m {
   func.func @f(%x: tensor<4096xf32>) -> tensor<f32> {
@@ -369,9 +333,8 @@ struct HonestFigures {
 
 // Every honest evaluation of the artifact `name` on inputs drawn in each range with each
 // seed is neither IMPROBABLE nor FAIL (one bound analysis per draw judges all five).
-HonestFigures honest_sweep(const std::string& name, const std::vector<Range>& ranges, const std::vector<std::uint64_t>& seeds) {
+HonestFigures honest_sweep(const std::string& name, const Module& m, const std::vector<Range>& ranges, const std::vector<std::uint64_t>& seeds) {
   HonestFigures f;
-  const Module m = parse_module_file(artifact(name.c_str()));
   const int replicas = name.find("dp") != std::string::npos ? 2 : 1;  // the data-parallel program
   for (const Range range : ranges)
     for (std::uint64_t seed : seeds) {
@@ -394,6 +357,22 @@ HonestFigures honest_sweep(const std::string& name, const std::vector<Range>& ra
       }
     }
   return f;
+}
+
+// The text of a program the hidden measurements take by name: an artifact, or one of the
+// programs at a test's scale, "small_conv" (tests/stat_support.hpp) and "small_cnn_train_step"
+// ("" when the artifact is absent).
+std::string program_text(const std::string& name) {
+  if (name == "small_conv") return kSmallConv;
+  if (name == "small_cnn_train_step") {
+    const std::string text = test::read_file(artifact("cnn_train_step"));
+    return text.empty() ? text : with_sizes(text, kSmallCnn);
+  }
+  return test::read_file(artifact(name.c_str()));
+}
+
+HonestFigures honest_sweep(const std::string& name, const std::vector<Range>& ranges, const std::vector<std::uint64_t>& seeds) {
+  return honest_sweep(name, parse_module(program_text(name), name + ".mlir"), ranges, seeds);
 }
 
 // The sweep of one artifact in a test: skipped without the artifacts, figures printed, and
@@ -424,15 +403,40 @@ TEST_CASE("stat tier: honest float32 outputs of the dense ladder programs in fou
   for (const char* name : {"linear_fwd", "linear_train_step", "mlp_fwd"}) honest_sweep_test(name, kAllRanges, {4, 5});
 }
 
-// The measurement (docs/measurements.md, bench/stat_sweep.sh): every program of the first
-// ladder, every range, SHLO_SWEEP_SEEDS seeds (default 10). Hidden: hours on a loaded machine.
+// The convolutional programs at a test's scale, the same five evaluations per draw: the small
+// convolutional program (tests/stat_support.hpp) and cnn_train_step at a batch of 4, 8 x 8
+// images, 8 features (the printer's text with its sizes replaced).
+TEST_CASE("stat tier: honest float32 outputs of small convolutional programs in four orders and on the CUDA host path are never IMPROBABLE",
+          "[bound][stat][conv]") {
+  const HonestFigures conv = honest_sweep("small_conv", parse_module(kSmallConv, "small_conv.mlir"), kAllRanges, {4, 5, 6});
+  WARN("small_conv: " << conv.checks << " checks (" << conv.no_verdict << " NO VERDICT), worst honest error over the statistical bound "
+                      << conv.worst_pratio << " at " << conv.worst_at);
+  CHECK(conv.checks == 45);
+  CHECK(conv.no_verdict == 0);
+  CHECK(conv.worst_pratio > 0);
+  CHECK(conv.worst_pratio < 1);
+  if (!std::ifstream(artifact("cnn_train_step"))) {
+    WARN("skipped: " << artifact("cnn_train_step") << " is absent");
+    return;
+  }
+  const HonestFigures train = honest_sweep("small_cnn_train_step", kAllRanges, {4, 5});
+  WARN("cnn_train_step at 4 x 8 x 8: " << train.checks << " checks (" << train.no_verdict << " NO VERDICT), worst honest error over the statistical bound "
+                                       << train.worst_pratio << " at " << train.worst_at);
+  CHECK(train.no_verdict < train.checks);
+  CHECK(train.worst_pratio > 0);
+  CHECK(train.worst_pratio < 1);
+}
+
+// The measurement (docs/measurements.md, bench/stat_sweep.sh): the two small convolutional
+// programs and every program of the first ladder, every range, SHLO_SWEEP_SEEDS seeds
+// (default 10). Hidden: hours on a loaded machine.
 TEST_CASE("stat tier: the large sweep of honest evaluations of the first ladder", "[.stat_sweep]") {
   const char* env = std::getenv("SHLO_SWEEP_SEEDS");
   const int count = env ? std::atoi(env) : 10;
   const char* only = std::getenv("SHLO_SWEEP_PROGRAMS");  // a space-separated subset, optional
   std::vector<std::uint64_t> seeds;
   for (int i = 0; i < count; ++i) seeds.push_back(100 + static_cast<std::uint64_t>(i));
-  for (const char* name : {"linear_fwd", "linear_train_step", "mlp_fwd", "mlp_train_step", "cnn_fwd", "cifar_fwd", "cifar8_fwd",
+  for (const char* name : {"small_conv", "small_cnn_train_step", "linear_fwd", "linear_train_step", "mlp_fwd", "mlp_train_step", "cnn_fwd", "cifar_fwd", "cifar8_fwd",
                            "cifar8_bn_fwd", "cnn_train_step", "cifar8_train_step", "cifar8_mom_train_step",
                            "cifar8_adam_train_step", "cifar8_adamdp_train_step"}) {
     if (only && *only && (" " + std::string(only) + " ").find(" " + std::string(name) + " ") == std::string::npos) continue;
@@ -512,7 +516,7 @@ TEST_CASE("stat tier: the smallest perturbation of one matmul each tier catches"
   if (range_text) std::sscanf(range_text, "%f,%f", &range.lo, &range.hi);
   std::istringstream list(names ? names : "linear_fwd");
   for (std::string name; list >> name;) {
-    const std::string text = test::read_file(artifact(name.c_str()));
+    const std::string text = program_text(name);
     REQUIRE(!text.empty());
     const Module m = parse_module(text, name + ".mlir");
     const int replicas = name.find("dp") != std::string::npos ? 2 : 1;

@@ -1,0 +1,105 @@
+// Shared by the statistical tier's tests (test_stat_tier.cpp, test_stat_conv.cpp): random
+// inputs, float32 values reduced to TF32 or bf16, and the two routes that compute a program's
+// outputs with every matmul's and convolution's operands so reduced, independently of the
+// bound analysis: a plain loop for the small convolutional program below, and for any program
+// the f32 run of its text with the rounding written into the text.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ast/program.hpp"
+#include "interp/npy.hpp"
+
+namespace shlo::test {
+
+using Arrays = std::vector<NpyArray>;
+
+inline NpyArray f32_array(const Shape& shape, std::vector<float> v) { return NpyArray{shape, std::move(v)}; }
+inline const std::vector<float>& data(const NpyArray& a) { return std::get<std::vector<float>>(a.data); }
+
+/// One array per argument of m, uniform in [lo, hi) from seed.
+inline Arrays random_inputs(const Module& m, std::uint64_t seed, float lo, float hi) {
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<float> u(lo, hi);
+  Arrays in;
+  for (const auto& a : m.function().arguments) {
+    std::vector<float> v(static_cast<std::size_t>(num_elements(a.type.shape)));
+    for (auto& x : v) x = u(gen);
+    in.push_back(f32_array(a.type.shape, std::move(v)));
+  }
+  return in;
+}
+
+/// x rounded to nearest (ties to even) with `bits` stored mantissa bits: TF32 10, bf16 7.
+inline float reduced(float x, int bits) {
+  std::uint32_t b;
+  std::memcpy(&b, &x, 4);
+  const int drop = 23 - bits;
+  const std::uint32_t half = 1u << (drop - 1), low = b & ((1u << drop) - 1);
+  b -= low;
+  if (low > half || (low == half && (b >> drop) & 1)) b += 1u << drop;
+  float y;
+  std::memcpy(&y, &b, 4);
+  return y;
+}
+
+inline std::string artifact(const char* name) { return std::string(SHLO_ARTIFACTS_DIR) + "/" + name + ".mlir"; }
+
+struct Range {
+  float lo, hi;
+};
+inline const Range kRanges[] = {{-1, 1}, {-0.1f, 0.1f}, {0, 0.01f}};
+
+/// A small convolutional network: a 3x3 convolution (pad 1) of a 4 x 3 x 8 x 8 batch to 8
+/// features, its bias, relu, and a dense layer to 10 classes with its bias. Sums of 27 terms
+/// in the convolution, 512 in the dense layer: it runs in well under a second in every domain.
+inline const char* const kSmallConv = R"(module @m {
+  func.func @small_conv(%x: tensor<4x3x8x8xf32>, %W1: tensor<8x3x3x3xf32>, %b1: tensor<8xf32>, %W2: tensor<512x10xf32>, %b2: tensor<10xf32>) -> tensor<4x10xf32> {
+    %v1 = stablehlo.convolution(%x, %W1)
+      dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1],
+      window = {stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]}
+      {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<4x3x8x8xf32>, tensor<8x3x3x3xf32>) -> tensor<4x8x8x8xf32>
+    %v2 = stablehlo.broadcast_in_dim %b1, dims = [1] : (tensor<8xf32>) -> tensor<4x8x8x8xf32>
+    %v3 = stablehlo.add %v1, %v2 : tensor<4x8x8x8xf32>
+    %v4 = stablehlo.constant dense<0.0> : tensor<4x8x8x8xf32>
+    %v5 = stablehlo.maximum %v3, %v4 : tensor<4x8x8x8xf32>
+    %v6 = stablehlo.reshape %v5 : (tensor<4x8x8x8xf32>) -> tensor<4x512xf32>
+    %v7 = stablehlo.dot_general %v6, %W2, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<4x512xf32>, tensor<512x10xf32>) -> tensor<4x10xf32>
+    %v8 = stablehlo.broadcast_in_dim %b2, dims = [1] : (tensor<10xf32>) -> tensor<4x10xf32>
+    %v9 = stablehlo.add %v7, %v8 : tensor<4x10xf32>
+    return %v9 : tensor<4x10xf32>
+  }
+})";
+
+// cnn_train_step and cnn_fwd at a test's scale: a batch of 4, 8 x 8 images, 8 features, 16
+// hidden units (the flattened sizes follow: 784 = 28 x 28, 25088 = 32 x 784, 6272 = 32 x 196).
+inline const std::map<std::int64_t, std::int64_t> kSmallCnn = {{128, 4}, {784, 64}, {28, 8}, {14, 4}, {32, 8}, {25088, 512}, {6272, 128}, {512, 16}};
+// mlp_train_step's at a test's scale: a batch of 8, 64 inputs, 32 hidden units.
+inline const std::map<std::int64_t, std::int64_t> kSmallMlp = {{128, 8}, {784, 64}, {512, 32}};
+
+/// The plain loop: kSmallConv on `in` with the convolution's and the dot's operands reduced to
+/// `bits` (23: float32 itself), each sum of products taken in double and rounded once, the
+/// biases added and relu applied in float32.
+std::vector<float> small_conv_forward(const Arrays& in, int bits);
+
+/// The text route: `text` with both operands of every dot_general and convolution rounded to
+/// `bits` stored mantissa bits before the op, by Veltkamp's splitting written as ops
+/// (c = x * (2^(23-bits) + 1), x' = c - (c - x): in float32, x rounded to nearest even on
+/// bits + 1 significant bits). Throws std::invalid_argument when an op's operands or types
+/// are not where the printer writes them.
+std::string with_rounded_operands(const std::string& text, int bits);
+
+/// Every dimension size of every tensor type in `text` replaced through `sizes` (the others
+/// kept): the printer's programs at a test's scale (a batch of 128 made 4, 28 x 28 images
+/// 8 x 8, ...). The caller keeps the sizes consistent (flattened sizes are products).
+std::string with_sizes(const std::string& text, const std::map<std::int64_t, std::int64_t>& sizes);
+
+/// The f32 outputs of `text` (one replica) on `in`.
+Arrays f32_outputs(const std::string& text, const Arrays& in);
+
+}  // namespace shlo::test
