@@ -75,13 +75,14 @@ struct ObservedRun {
 };
 
 template <class F>
-ObservedRun<F> observed_run(int threads, bool keep_values) {
+ObservedRun<F> observed_run(int threads, bool keep_values, const std::string& kept_until_c = "") {
   const IeeeDomain<F> d;
   const Module m = chain_module<F>();
   const char* defined[] = {"%a", "%b", "%c", "%d", "%p", "%e", "%n"};
   ObservedRun<F> run;
   RunOptions options;
   options.keep_values = keep_values;
+  if (!kept_until_c.empty()) options.keep_until[kept_until_c] = 2;  // an observer reads it after %c
   set_thread_count(threads);
   run.outputs = run_program_observed(m, d, {chain_inputs<F>()}, options, [&](std::size_t k, const ValueEnv<IeeeDomain<F>>& env) {
                   if (k == 0)
@@ -139,6 +140,10 @@ void storage_reused_only_where_the_operand_dies() {
   CHECK(s["%b"] != s["%y"]);
   CHECK(s["%d"] != s["%c"]);
   CHECK(s["%e"] != s["%x"]);
+  // A value an observer reads after its last use is not written over either.
+  auto observed = observed_run<F>(2, false, "%b").storage;
+  CHECK(observed["%c"] != observed["%b"]);
+  CHECK(observed["%e"] == observed["%d"]);
   // With keep_values nothing is reused.
   auto kept = observed_run<F>(2, true).storage;
   CHECK(kept["%c"] != kept["%b"]);
