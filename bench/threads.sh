@@ -7,6 +7,9 @@
 # REPS=N runs each thread count N times (interleaved, so that a burst of other work hits
 # every count alike) and reports the best and the median wall time; the speed-up is best over
 # best. CPU is user + system time (system: page faults, file writes) of the best run.
+# BEFORE=path/to/an/older/shlo runs that build too, interleaved with this one (rep by rep), and
+# reports its rows first: a before/after comparison on the same minutes of the machine. Every
+# run's outputs are compared with this build's first run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 artifacts=${ARTIFACTS:-../shared/artifacts/lean4-mlir}
@@ -15,40 +18,59 @@ shift || true
 domains=("$@")
 [ ${#domains[@]} -gt 0 ] || domains=(f64 interval:256)
 shlo=${SHLO:-build/shlo}
+builds=(after)
+declare -A binary=([after]="$shlo")
+if [ -n "${BEFORE:-}" ]; then
+  builds=(before after)
+  binary[before]=$BEFORE
+fi
 threads=(${THREADS:-1 2})
 reps=${REPS:-1}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "$(basename "$file"), inputs uniform in [0, 0.01) (seed 1); $(nproc) cores; $reps run(s) each; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf "%-14s %8s %10s %10s %10s %10s %9s %s\n" domain threads "best (s)" "median (s)" "user (s)" "sys (s)" speed-up "outputs as with ${threads[0]} thread(s)"
+printf "%-14s %-6s %8s %10s %10s %10s %10s %9s %s\n" domain build threads "best (s)" "median (s)" "user (s)" "sys (s)" speed-up "outputs as with ${threads[0]} thread(s)"
 for d in "${domains[@]}"; do
+  reference="$work/$d-reference"
   for ((rep = 0; rep < reps; rep++)); do
-    for t in "${threads[@]}"; do
-      out="$work/$d-$t-$rep"
-      /usr/bin/time -f "%e %U %S" -o "$work/time" "$shlo" run "$file" -d "$d" --threads "$t" --random-inputs 1 --range 0,0.01 --out "$out" \
-        >/dev/null 2>"$work/err" || { cat "$work/err"; exit 1; }
-      cat "$work/time" >>"$work/times-$d-$t"
-      # Every run's outputs against the first run of the first count; then only its are kept.
-      if [ "$t" != "${threads[0]}" ] || [ "$rep" -gt 0 ]; then
-        diff -rq "$work/$d-${threads[0]}-0" "$out" >/dev/null && echo identical >>"$work/same-$d-$t" || echo DIFFERENT >>"$work/same-$d-$t"
-        rm -rf "$out"
-      fi
+    for b in "${builds[@]}" ; do
+      for t in "${threads[@]}"; do
+        out="$work/$d-$b-$t-$rep"
+        /usr/bin/time -f "%e %U %S" -o "$work/time" "${binary[$b]}" run "$file" -d "$d" --threads "$t" --random-inputs 1 --range 0,0.01 --out "$out" \
+          >/dev/null 2>"$work/err" || { cat "$work/err"; exit 1; }
+        cat "$work/time" >>"$work/times-$d-$b-$t"
+        if [ ! -d "$reference" ] && [ "$b" = after ]; then
+          mv "$out" "$reference"  # this build's first run: the one every other run is compared with
+        else
+          echo "$out" >>"$work/pending-$d"
+        fi
+        if [ -d "$reference" ] && [ -s "$work/pending-$d" ]; then
+          while read -r o; do
+            diff -rq "$reference" "$o" >/dev/null && echo identical >>"$work/same-$d-${o#$work/$d-}" || echo DIFFERENT >>"$work/same-$d-${o#$work/$d-}"
+            rm -rf "$o"
+          done <"$work/pending-$d"
+          : >"$work/pending-$d"
+        fi
+      done
     done
   done
-  base=""
-  for t in "${threads[@]}"; do
-    read -r best user sys < <(sort -n "$work/times-$d-$t" | head -1)
-    median=$(sort -n "$work/times-$d-$t" | awk '{w[NR] = $1} END {print (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2}')
-    [ -n "$base" ] || base=$best
-    if [ -s "$work/same-$d-$t" ] && grep -q DIFFERENT "$work/same-$d-$t"; then
-      same="DIFFERENT"
-    elif [ "$t" = "${threads[0]}" ]; then
-      same="(reference)"
-    else
-      same="identical"
-    fi
-    printf "%-14s %8s %10.2f %10.2f %10.2f %10.2f %9.2f %s\n" "$d" "$t" "$best" "$median" "$user" "$sys" \
-      "$(awk -v a="$base" -v b="$best" 'BEGIN{print a/b}')" "$same"
+  for b in "${builds[@]}"; do
+    base=""
+    for t in "${threads[@]}"; do
+      read -r best user sys < <(sort -n "$work/times-$d-$b-$t" | head -1)
+      median=$(sort -n "$work/times-$d-$b-$t" | awk '{w[NR] = $1} END {print (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2}')
+      [ -n "$base" ] || base=$best
+      verdicts=$(cat "$work"/same-"$d-$b-$t"-* 2>/dev/null || true)
+      if grep -q DIFFERENT <<<"$verdicts"; then
+        same="DIFFERENT"
+      elif [ "$b" = after ] && [ "$t" = "${threads[0]}" ]; then
+        same="(reference)"
+      else
+        same="identical"
+      fi
+      printf "%-14s %-6s %8s %10.2f %10.2f %10.2f %10.2f %9.2f %s\n" "$d" "$b" "$t" "$best" "$median" "$user" "$sys" \
+        "$(awk -v a="$base" -v b="$best" 'BEGIN{print a/b}')" "$same"
+    done
   done
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -18,6 +18,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "ast/regions.hpp"
@@ -200,6 +201,18 @@ LoopStats run_function_loop(const Module& m, const Function& f, Backend& backend
         // A reshape of a value that dies here takes its storage instead of copying it.
         const bool donate = inst.op == Op::Reshape && !options.keep_values && last_use[inst.operands[0]] == j &&
                             !returned.count(inst.operands[0]);
+        // So may an elementwise op (where the backend offers it) take the storage of its first
+        // operand that dies here, is not returned, is not also another of its operands and is
+        // not kept for `after` (options.keep_until: observers read it after this instruction).
+        std::size_t write_into = inst.operands.size();  // none
+        if constexpr (requires { backend.execute_into(inst, std::declval<V&>(), std::vector<const V*>{}); })
+          if (!donate && !options.keep_values && result_count(inst) == 1)
+            for (std::size_t p = 0; p < inst.operands.size() && write_into == inst.operands.size(); ++p) {
+              const std::string& name = inst.operands[p];
+              if (last_use[name] == j && !returned.count(name) && !options.keep_until.count(name) && std::count(inst.operands.begin(), inst.operands.end(), name) == 1 &&
+                  backend.can_write_into_operand(inst, p))
+                write_into = p;
+            }
         // Regions read the values they capture after the operands (interp/region_exec.hpp).
         const auto captured = inst.regions.empty() ? std::vector<std::string>{} : captured_values(inst);
         for (auto& e : env) {
@@ -209,8 +222,13 @@ LoopStats run_function_loop(const Module& m, const Function& f, Backend& backend
             live -= backend.bytes(node.mapped());
             v = backend.reshape(std::move(node.mapped()), inst.result_type.shape);
           } else {
+            typename std::unordered_map<std::string, V>::node_type dying;
+            if (write_into < inst.operands.size()) {
+              dying = e.extract(inst.operands[write_into]);
+              live -= backend.bytes(dying.mapped());
+            }
             std::vector<const V*> args;
-            for (const auto& name : inst.operands) args.push_back(&e.at(name));
+            for (std::size_t p = 0; p < inst.operands.size(); ++p) args.push_back(p == write_into && dying ? &dying.mapped() : &e.at(inst.operands[p]));
             for (const auto& name : captured) args.push_back(&e.at(name));
             if (result_count(inst) > 1) {
               std::vector<V> results;
@@ -222,7 +240,10 @@ LoopStats run_function_loop(const Module& m, const Function& f, Backend& backend
               }
               continue;
             }
-            v = backend.execute(inst, args);
+            if constexpr (requires { backend.execute_into(inst, std::declval<V&>(), args); })
+              v = dying ? backend.execute_into(inst, dying.mapped(), args) : backend.execute(inst, args);
+            else
+              v = backend.execute(inst, args);
           }
           live += backend.bytes(v);
           e.insert_or_assign(inst.result, std::move(v));

@@ -2,6 +2,7 @@
 // domain is its own translation unit.
 #pragma once
 
+#include <type_traits>
 #include <unordered_map>
 
 #include "ast/mlir_print.hpp"
@@ -61,9 +62,10 @@ inline ElementType arithmetic_element(const Instruction& inst) {
 // One instruction on one replica (everything but all_reduce), before its result type's rounding.
 // Float values compute in D; integer and i1 values in IntegerDomain / BoolDomain, the same in
 // every domain (the bound domain, an error analysis of float32, refuses them but for i1
-// and/or and the movement ops).
+// and/or and the movement ops). `storage`: see ops::arithmetic.
 template <class D>
-Value<D> execute_exactly(const D& d, const Instruction& inst, const std::vector<const Value<D>*>& args) {
+Value<D> execute_exactly(const D& d, const Instruction& inst, const std::vector<const Value<D>*>& args,
+                         Tensor<S<D>>* storage = nullptr) {
   if (runs_regions(inst)) return std::move(execute_region_op(d, inst, args).at(0));
   if (auto moved = ops::move_elements(inst, args)) return std::move(*moved);
   const auto& a = inst.attributes;
@@ -81,7 +83,7 @@ Value<D> execute_exactly(const D& d, const Instruction& inst, const std::vector<
   if (inst.op == Op::Compare && a.compare_type == "TOTALORDER")  // floats only (the parser checks compare_type)
     return ops::compare_total_order(d, parse_compare_direction(a.comparison_direction), std::get<Tensor<S<D>>>(*args[0]),
                                     std::get<Tensor<S<D>>>(*args[1]));
-  if (is_float(element)) return ops::arithmetic<Value<D>>(d, inst, args);
+  if (is_float(element)) return ops::arithmetic<Value<D>>(d, inst, args, storage);
   if (bound_analysis && !(element == ElementType::I1 && (inst.op == Op::And || inst.op == Op::Or)))
     throw OpError(std::string("stablehlo.") + op_name(inst.op) + " on " + to_string(element) + " values is not supported in the " +
                   d.name() + " domain");
@@ -93,8 +95,8 @@ Value<D> execute_exactly(const D& d, const Instruction& inst, const std::vector<
 
 // One instruction on one replica (everything but all_reduce).
 template <class D>
-Value<D> execute(const D& d, const Instruction& inst, const std::vector<const Value<D>*>& args) {
-  return round_to_result_type(d, inst.result_type.element, execute_exactly(d, inst, args));
+Value<D> execute(const D& d, const Instruction& inst, const std::vector<const Value<D>*>& args, Tensor<S<D>>* storage = nullptr) {
+  return round_to_result_type(d, inst.result_type.element, execute_exactly(d, inst, args, storage));
 }
 
 // Every result of one instruction: args are its operands, then the values its regions capture.
@@ -111,6 +113,18 @@ template <class D>
 struct DomainBackend {
   const D& d;
   Value<D> execute(const Instruction& inst, const std::vector<const Value<D>*>& args) const { return run_detail::execute(d, inst, args); }
+  // An operand that dies at this instruction (the replica loop knows) may give its storage to
+  // the result when it has the result's type (shape and element) and D's scalars are machine
+  // floats (f32, f64: an arbitrary-precision element keeps its own precision on assignment).
+  // Only elementwise ops write there (ops::map_unary, map_binary); others compute as usual.
+  bool can_write_into_operand(const Instruction& inst, std::size_t position) const {
+    return std::is_floating_point_v<S<D>> && inst.regions.empty() && position < inst.operand_types.size() &&
+           inst.operand_types[position] == inst.result_type && is_float(inst.result_type.element);
+  }
+  // args[k] is &dying, for the operand k that dies here.
+  Value<D> execute_into(const Instruction& inst, Value<D>& dying, const std::vector<const Value<D>*>& args) const {
+    return run_detail::execute(d, inst, args, std::get_if<Tensor<S<D>>>(&dying));
+  }
   std::vector<Value<D>> execute_results(const Instruction& inst, const std::vector<const Value<D>*>& args) const {
     return run_detail::execute_results(d, inst, args);
   }

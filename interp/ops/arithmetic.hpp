@@ -43,19 +43,21 @@ namespace detail {
 #define SHLO_UNARY_MEMBER(OP, member)                                                               \
   case Op::OP:                                                                                      \
     if constexpr (requires(const S& x) { e.member(x); })                                            \
-      return map_unary(e, t(0), [&](const S& x) { return e.member(x); });                          \
+      return map_unary(e, t(0), [&](const S& x) { return e.member(x); }, storage);                 \
     else                                                                                            \
       detail::not_defined(inst, e.name());
 #define SHLO_BINARY_MEMBER(OP, member)                                                              \
   case Op::OP:                                                                                      \
     if constexpr (requires(const S& x) { e.member(x, x); })                                         \
-      return map_binary(e, t(0), t(1), [&](const S& x, const S& y) { return e.member(x, y); });     \
+      return map_binary(e, t(0), t(1), [&](const S& x, const S& y) { return e.member(x, y); }, storage); \
     else                                                                                            \
       detail::not_defined(inst, e.name());
 
 /// The instruction's result in E; V is the run's value type (Value<D>), args its operands.
+/// `storage` (may be null): a dying operand that an elementwise op may write its result into
+/// (map_unary, map_binary); other ops leave it alone.
 template <class V, class E>
-V arithmetic(const E& e, const Instruction& inst, const std::vector<const V*>& args) {
+V arithmetic(const E& e, const Instruction& inst, const std::vector<const V*>& args, Tensor<typename E::Scalar>* storage = nullptr) {
   using S = typename E::Scalar;
   using T = Tensor<S>;
   auto t = [&](std::size_t i) -> const T& { return std::get<T>(*args[i]); };
@@ -104,7 +106,7 @@ V arithmetic(const E& e, const Instruction& inst, const std::vector<const V*>& a
     SHLO_UNARY_MEMBER(LogPlusOne, log1p)
     SHLO_UNARY_MEMBER(ExponentialMinusOne, expm1)
     case Op::Compare: return compare(e, parse_compare_direction(a.comparison_direction), t(0), t(1));
-    case Op::Select: return select(e, p(0), t(1), t(2));
+    case Op::Select: return select(e, p(0), t(1), t(2), storage);
     case Op::Clamp: return clamp(e, t(0), t(1), t(2));
     case Op::Iota: return iota(e, inst.result_type, a.dimension);
     case Op::DotGeneral: return dot_general(e, t(0), t(1), dot_dimensions(a));

@@ -64,8 +64,9 @@ void matmul_block(const D& d, const typename D::Scalar* A, const typename D::Sca
   }
 }
 
-// The same, its rows split over the threads in blocks (of a multiple of 4 rows, the IEEE
-// kernel's step) when the product is large: each element's sum is untouched.
+// The same, its rows split over the threads when the product is large: one contiguous block
+// per thread, the blocks as even as they can be with their bounds at multiples of 4 rows (the
+// IEEE kernel's step; 9 rows on 2 threads are 4 + 5, not 8 + 1). Each element's sum is untouched.
 template <class D>
 void matmul_rows(const D& d, const typename D::Scalar* A, const typename D::Scalar* B, typename D::Scalar* C,
                  std::int64_t M, std::int64_t K, std::int64_t N) {
@@ -73,12 +74,12 @@ void matmul_rows(const D& d, const typename D::Scalar* A, const typename D::Scal
   const double work = static_cast<double>(M) * static_cast<double>(K) * static_cast<double>(N);
   const double enough = std::is_floating_point_v<typename D::Scalar> ? 1 << 18 : 1 << 10;
   if (threads == 1 || M < 8 || work < enough) return matmul_block(d, A, B, C, M, K, N);
-  const std::int64_t rows = ((M + threads - 1) / threads + 3) / 4 * 4;
-  const std::int64_t blocks = (M + rows - 1) / rows;
+  const std::int64_t blocks = std::min<std::int64_t>(threads, M / 4);
+  auto block_start = [&](std::int64_t b) { return b == blocks ? M : (M * b / blocks + 2) / 4 * 4; };  // nearest multiple of 4
   std::exception_ptr error;
 #pragma omp parallel for schedule(static)
   for (std::int64_t b = 0; b < blocks; ++b) {
-    const std::int64_t m0 = b * rows, m1 = std::min(M, m0 + rows);
+    const std::int64_t m0 = block_start(b), m1 = block_start(b + 1);
     try {
       matmul_block(d, A + m0 * K, B, C + m0 * N, m1 - m0, K, N);
     } catch (...) {
@@ -187,14 +188,20 @@ Tensor<typename D::Scalar> convolution(const D& d, const Tensor<typename D::Scal
   const std::int64_t W = spatial ? out_spatial.back() : 1;  // outputs along the last spatial dimension
   const std::int64_t stride_last = spatial ? a.window_strides.back() * in_strides.back() : 0;
   std::vector<S> weights(static_cast<std::size_t>(Og * K), zero);
+  // The images of a group split over the threads (each with its own patch buffers) when there
+  // are enough of them; otherwise each image's patches and product split over the threads.
+  const bool images_in_parallel = N_out >= 2 * thread_count() && thread_count() > 1;
   // One image of one group: its patches (P[k][x] or, transposed, P[x][k]) times the weights.
   auto image = [&](std::int64_t g, std::int64_t n, std::vector<S>& patches, std::vector<S>& transposed) {
     const std::int64_t c0 = fg > 1 ? g * Cg : 0, o0 = g * Og;
     const std::int64_t n_in = bg > 1 ? n + g * N_out : n;
     const S* img = in_p.data.data() + n_in * in_image + c0 * in_channel;
-    for (std::int64_t kp = 0; kp < window; ++kp)
-      for (std::int64_t ci = 0; ci < Cg; ++ci) {
-        const std::int64_t k = kp * Cg + ci;
+    // Each k (a window position and input feature) fills its own patch row or column; the
+    // threads split the k unless they are splitting the images (then one range: this image's).
+    const std::int64_t k_grain = images_in_parallel ? K + 1 : std::max<std::int64_t>(1, kCopyGrain<S> / std::max<std::int64_t>(1, X));
+    parallel_for_ranges(K, [&](std::int64_t k_begin, std::int64_t k_end) {
+      for (std::int64_t k = k_begin; k < k_end; ++k) {
+        const std::int64_t kp = k / Cg, ci = k % Cg;
         const S* src = img + ci * in_channel + k_offset[static_cast<std::size_t>(kp)];
         if (lanes_over_x) {
           S* dst = patches.data() + k * X;
@@ -206,6 +213,7 @@ Tensor<typename D::Scalar> convolution(const D& d, const Tensor<typename D::Scal
           for (std::int64_t x = 0; x < X; ++x) patches[static_cast<std::size_t>(x * K + k)] = src[x_offset[static_cast<std::size_t>(x)]];
         }
       }
+    }, k_grain);
     S* result = out.data.data() + (n * O + o0) * X;
     if (lanes_over_x) {
       detail::matmul_rows(d, weights.data(), patches.data(), result, Og, K, X);
@@ -216,19 +224,24 @@ Tensor<typename D::Scalar> convolution(const D& d, const Tensor<typename D::Scal
         for (std::int64_t o = 0; o < Og; ++o) result[o * X + x] = std::move(transposed[static_cast<std::size_t>(x * Og + o)]);
     }
   };
-  // The images of a group split over the threads (each with its own patch buffers) when there
-  // are enough of them; otherwise each image's product splits its rows.
-  const bool images_in_parallel = N_out >= 2 * thread_count() && thread_count() > 1;
   try {
     for (std::int64_t g = 0; g < groups; ++g) {
       const std::int64_t o0 = g * Og;
-      for (std::int64_t o = 0; o < Og; ++o)  // W[o][k] or, transposed, W[k][o]
-        for (std::int64_t kp = 0; kp < window; ++kp)
-          for (std::int64_t ci = 0; ci < Cg; ++ci) {
-            const std::int64_t k = kp * Cg + ci;
-            weights[static_cast<std::size_t>(lanes_over_x ? o * K + k : k * Og + o)] =
-                kernel.data[static_cast<std::size_t>(((o0 + o) * Cg + ci) * window + kp)];
-          }
+      // W[o][k] or, transposed, W[k][o]: the threads pack their own rows (a weight gradient's
+      // kernel is a whole activation, megabytes).
+      auto weight = [&](std::int64_t o, std::int64_t k) -> const S& {
+        return kernel.data[static_cast<std::size_t>(((o0 + o) * Cg + k % Cg) * window + k / Cg)];
+      };
+      if (lanes_over_x)
+        parallel_for_ranges(Og, [&](std::int64_t o_begin, std::int64_t o_end) {
+          for (std::int64_t o = o_begin; o < o_end; ++o)
+            for (std::int64_t k = 0; k < K; ++k) weights[static_cast<std::size_t>(o * K + k)] = weight(o, k);
+        }, std::max<std::int64_t>(1, kCopyGrain<S> / K));
+      else
+        parallel_for_ranges(K, [&](std::int64_t k_begin, std::int64_t k_end) {
+          for (std::int64_t k = k_begin; k < k_end; ++k)
+            for (std::int64_t o = 0; o < Og; ++o) weights[static_cast<std::size_t>(k * Og + o)] = weight(o, k);
+        }, std::max<std::int64_t>(1, kCopyGrain<S> / Og));
       std::int64_t first_failing = N_out;
       std::exception_ptr error;
 #pragma omp parallel if (images_in_parallel)

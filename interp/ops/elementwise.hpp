@@ -3,6 +3,8 @@
 // Spec: https://github.com/openxla/stablehlo/blob/main/docs/spec.md (section named after the op).
 #pragma once
 
+#include <type_traits>
+
 #include "interp/ops/common.hpp"
 
 namespace shlo::ops {
@@ -12,20 +14,37 @@ using T = Tensor<typename D::Scalar>;
 
 // Results are moved into default-made elements (an arbitrary-precision element takes the
 // result's precision with it).
-template <class D, class F>
-T<D> map_unary(const D&, const T<D>& x, F f) {
-  std::vector<typename D::Scalar> out(x.data.size());
-  parallel_for_elements(x.shape, x.size(), [&](std::int64_t i) { out[static_cast<std::size_t>(i)] = f(x[i]); },
-                        kElementwiseGrain<typename D::Scalar>);
-  return T<D>(x.shape, std::move(out));
+//
+// `storage`, when given, is a dying operand of the result's shape whose storage the result is
+// written into (no new tensor): only for machine floats (an arbitrary-precision element keeps
+// its own precision on assignment), and it may be `x`, `a` or `b` itself. That is safe because
+// element i is written once, by f of the operands' elements i alone, after they are read.
+template <class D>
+bool can_write_into(const T<D>* storage, const T<D>& operand) {
+  return std::is_floating_point_v<typename D::Scalar> && storage && storage->shape == operand.shape &&
+         storage->data.size() == operand.data.size();
 }
 
 template <class D, class F>
-T<D> map_binary(const D&, const T<D>& a, const T<D>& b, F f) {
-  std::vector<typename D::Scalar> out(a.data.size());
-  parallel_for_elements(a.shape, a.size(), [&](std::int64_t i) { out[static_cast<std::size_t>(i)] = f(a[i], b[i]); },
-                        kElementwiseGrain<typename D::Scalar>);
-  return T<D>(a.shape, std::move(out));
+T<D> map_unary(const D&, const T<D>& x, F f, T<D>* storage = nullptr) {
+  std::vector<typename D::Scalar> fresh;
+  const bool in_place = can_write_into<D>(storage, x);
+  if (!in_place) fresh.resize(x.data.size());
+  typename D::Scalar* out = in_place ? storage->data.data() : fresh.data();
+  parallel_for_elements(x.shape, x.size(), [&](std::int64_t i) { out[i] = f(x[i]); }, kElementwiseGrain<typename D::Scalar>);
+  if (in_place) return std::move(*storage);
+  return T<D>(x.shape, std::move(fresh));
+}
+
+template <class D, class F>
+T<D> map_binary(const D&, const T<D>& a, const T<D>& b, F f, T<D>* storage = nullptr) {
+  std::vector<typename D::Scalar> fresh;
+  const bool in_place = can_write_into<D>(storage, a);
+  if (!in_place) fresh.resize(a.data.size());
+  typename D::Scalar* out = in_place ? storage->data.data() : fresh.data();
+  parallel_for_elements(a.shape, a.size(), [&](std::int64_t i) { out[i] = f(a[i], b[i]); }, kElementwiseGrain<typename D::Scalar>);
+  if (in_place) return std::move(*storage);
+  return T<D>(a.shape, std::move(fresh));
 }
 
 // #add #subtract #multiply #divide #maximum #minimum
@@ -84,18 +103,22 @@ PredTensor compare(const D& d, CompareDirection dir, const T<D>& lhs, const T<D>
 }
 
 // #select: a rank-0 predicate selects whole tensors. Where the predicate may flip (bound
-// domain), the element covers both branches.
+// domain), the element covers both branches. `storage`: as for map_binary (a dying branch).
 template <class D>
-T<D> select(const D& d, const PredTensor& pred, const T<D>& on_true, const T<D>& on_false) {
+T<D> select(const D& d, const PredTensor& pred, const T<D>& on_true, const T<D>& on_false, T<D>* storage = nullptr) {
   const bool whole = pred.rank() == 0;
   constexpr bool may_flip = requires { d.select_widened(pred[0], on_true[0], on_false[0]); };
   if (whole && !may_flip) return T<D>(on_false.shape, copied(pred[0] & 1 ? on_true.data : on_false.data));
-  std::vector<typename D::Scalar> out(on_false.data.size());
+  std::vector<typename D::Scalar> fresh;
+  const bool in_place = can_write_into<D>(storage, on_false);
+  if (!in_place) fresh.resize(on_false.data.size());
+  typename D::Scalar* out = in_place ? storage->data.data() : fresh.data();
   parallel_for_elements(on_false.shape, on_false.size(), [&](std::int64_t i) {
-    if constexpr (may_flip) out[static_cast<std::size_t>(i)] = d.select_widened(pred[whole ? 0 : i], on_true[i], on_false[i]);
-    else out[static_cast<std::size_t>(i)] = pred[i] & 1 ? on_true[i] : on_false[i];
+    if constexpr (may_flip) out[i] = d.select_widened(pred[whole ? 0 : i], on_true[i], on_false[i]);
+    else out[i] = pred[i] & 1 ? on_true[i] : on_false[i];
   }, kElementwiseGrain<typename D::Scalar>);
-  return T<D>(on_false.shape, std::move(out));
+  if (in_place) return std::move(*storage);
+  return T<D>(on_false.shape, std::move(fresh));
 }
 
 }  // namespace shlo::ops
