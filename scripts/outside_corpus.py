@@ -47,7 +47,7 @@ CHECK_TARGETS = {"check.expect_eq", "check.expect_close", "check.expect_almost_e
 
 MARKER = re.compile(r"^[ \t]*// -----[ \t\r]*$")
 TENSOR = re.compile(r"tensor<([^<>]*(?:<[^<>]*>[^<>]*)*)>")
-OP_NAME = re.compile(r'(?<![\w."@#])"?((?:stablehlo|chlo|interpreter|mhlo|sdy|check|tosa|arith|math|tensor|scf)\.[a-z_0-9]+)"?(?!\s*=)')
+OP_NAME = re.compile(r'(?<![\w."@#])"?((?:stablehlo|chlo|interpreter|mhlo|sdy|check|tosa|arith|math|tensor|scf)\.[a-z_0-9]+)(?![\w.])"?(?!\s*=)')
 CUSTOM_CALL = re.compile(r'custom_call\s*@([\w.]+)|call_target_name\s*=\s*"([^"]+)"')
 LOCATED = re.compile(r"[^\s:]+:\d+:\d+: ")
 INTERNAL = re.compile(r"internal error|std::|terminate called|Assertion|Segmentation|bad_variant|core dumped", re.I)
