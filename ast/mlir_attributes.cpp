@@ -519,6 +519,16 @@ void AttributeReader::conv_dimension_numbers_attribute(ConvDimensionNumbers& c) 
   });
 }
 
+namespace {
+
+// `(1.5, 2.5)` is an element of a complex tensor: named as such, not as a malformed literal.
+void refuse_complex_literal(Lexer& l) {
+  l.skip_space();
+  if (l.peek("(")) l.fail_at(l.location(), "unsupported complex literal (re, im): complex element types are not run");
+}
+
+}  // namespace
+
 DenseLiteral AttributeReader::dense() {
   Lexer& l = lex();
   l.expect("dense", "dense<...>");
@@ -547,6 +557,7 @@ DenseLiteral AttributeReader::dense() {
       l.fail_at(at, "ragged dense literal: " + std::to_string(d.elements.size()) + " element(s) in a nesting of " +
                         std::to_string(expected));
   } else {
+    refuse_complex_literal(l);
     d.elements.push_back(l.literal());
   }
   l.expect(">", "'>' closing dense<...>");
@@ -557,6 +568,7 @@ void AttributeReader::dense_items(DenseLiteral& d, std::size_t depth, std::vecto
   Lexer& l = lex();
   if (depth > kMaxDenseNesting) l.fail_at(l.location(), "dense literal nested too deeply");
   if (!l.accept("[")) {
+    refuse_complex_literal(l);
     d.elements.push_back(l.literal("a literal or '['"));
     return;
   }

@@ -105,6 +105,9 @@ TensorType ModuleParser::type() {
     if (lex_.peek("f") || lex_.peek("bf") || lex_.peek("i") || lex_.peek("ui")) break;  // an element type ends the shape
     lex_.skip_space();
     const Location at = lex_.location();
+    if (lex_.peek("complex"))
+      lex_.fail_at(at, std::string("unsupported element type complex<...>: complex element types are not run (") +
+                           element_type_names() + ")");
     const std::int64_t d = lex_.integer(std::string("a dimension or an element type (") + element_type_names() + ")");
     if (d < 0) lex_.fail_at(at, "negative dimension in tensor type");
     if (__builtin_mul_overflow(elements, d, &elements))
@@ -330,7 +333,7 @@ void ModuleParser::body_item(std::vector<BodyItem>& body) {
     // Look past the result names (`%a`, `%a:N`, `%a, %b`) for the op's name: calls are read
     // here. A pack's count is not judged yet: call() says what is wrong with it.
     Lexer probe = lex_;
-    bool is_call = false;
+    bool is_call = false, is_check = false;
     try {
       do {
         probe.ssa_name();
@@ -338,11 +341,16 @@ void ModuleParser::body_item(std::vector<BodyItem>& body) {
       } while (probe.accept(","));
       probe.expect("=");
       is_call = probe.peek("call") || probe.peek("func.call");
+      is_check = probe.accept("stablehlo.custom_call") && probe.accept("@") && probe.peek("check.");
     } catch (const ParseError&) {
       // not a call: instruction() reports the error in its own terms
     }
     if (is_call) {
       body.emplace_back(call());
+      return;
+    }
+    if (is_check) {  // the older JAX test data: `%ok = stablehlo.custom_call @check.eq(...)`
+      check_with_result(body);
       return;
     }
   }

@@ -56,7 +56,7 @@ void ModuleParser::check_dictionary(Check& c) {
 }
 
 // check.expect_*(...) and stablehlo.custom_call @check.expect_*(...): no results.
-Check ModuleParser::check() {
+Check ModuleParser::check(const std::string& result) {
   Check c;
   lex_.skip_space();
   c.location = lex_.location();
@@ -88,10 +88,11 @@ Check ModuleParser::check() {
     std::vector<TensorType> printed{type()};
     if (lex_.accept(",")) printed.push_back(type());
     if (printed.size() == 1) printed.push_back(printed[0]);
+    if (lex_.peek("{")) check_dictionary(c);  // `: tensor<f64> {tolerance = 0.1 : f64}`
     if (literal) collected.operand_types.push_back(printed[0]);
     check_operand_types(c, collected.operands, collected.operand_types, printed);
   } else {
-    custom_call_check(c, collected);
+    custom_call_check(c, collected, result);
   }
   c.operands = std::move(collected.operands);
   c.operand_types = std::move(collected.operand_types);
@@ -121,8 +122,10 @@ void ModuleParser::check_operand_types(const Check& c, const std::vector<std::st
 
 // stablehlo.custom_call @check.expect_close(%a, %b) {has_side_effect = true} : (T, T) -> (), and
 // the generic "stablehlo.custom_call"(%a, %b) <{call_target_name = "check.expect_close", ...}> : ...
-// The tolerances are those of StableHLO's interpreter for these targets.
-void ModuleParser::custom_call_check(Check& c, Instruction& collected) {
+// The tolerances are those of StableHLO's interpreter for these targets. The older JAX test data
+// writes `%ok = stablehlo.custom_call @check.eq(%a, %b) : (T, T) -> tensor<i1>`: with `result`
+// named, the check ends in `-> tensor<i1>` instead of `-> ()`.
+void ModuleParser::custom_call_check(Check& c, Instruction& collected, const std::string& result) {
   c.custom_call = true;
   std::string target;
   std::string attributes;
@@ -147,21 +150,49 @@ void ModuleParser::custom_call_check(Check& c, Instruction& collected) {
   if (target == "check.expect_close") {
     c.kind = CheckKind::Close;
     c.max_ulp = 3;
-  } else if (target == "check.expect_eq") {
+  } else if (target == "check.expect_eq" || target == "check.eq") {
     c.kind = CheckKind::Eq;
   } else if (target == "check.expect_almost_eq") {
     c.kind = CheckKind::AlmostEq;
     c.tolerance = 1e-3;
   } else {
     lex_.fail_at(c.location, "unsupported custom call target '" + target +
-                                 "' (only check.expect_close, check.expect_eq and check.expect_almost_eq are run)");
+                                 "' (only check.expect_close, check.expect_eq, check.expect_almost_eq and check.eq are run)");
   }
   lex_.expect(":", "':' and the types");
   const std::vector<TensorType> printed = parenthesised_types("the operand types");
-  lex_.expect("->", "'-> ()'");
-  lex_.expect("(", "'()': a check has no results");
-  lex_.expect(")", "')': a check has no results");
+  if (result.empty()) {
+    lex_.expect("->", "'-> ()'");
+    lex_.expect("(", "'()': a check has no results");
+    lex_.expect(")", "')': a check has no results");
+  } else {
+    lex_.expect("->", "'-> tensor<i1>'");
+    lex_.skip_space();
+    const Location at = lex_.location();
+    const bool parenthesized = lex_.accept("(");
+    const TensorType t = type();
+    if (parenthesized) lex_.expect(")", "')' closing the result type");
+    if (t != TensorType{{}, ElementType::I1})
+      lex_.fail_at(at, "a check with a result returns tensor<i1>, not " + to_string(t));
+  }
   check_operand_types(c, collected.operands, collected.operand_types, printed);
+}
+
+void ModuleParser::check_with_result(std::vector<BodyItem>& body) {
+  lex_.skip_space();
+  const Location at = lex_.location();
+  const std::string name = lex_.ssa_name();
+  lex_.expect("=");
+  Check c = check(name);
+  Instruction yes;  // the check's value: true (a failed check has already failed the test)
+  yes.op = Op::Constant;
+  yes.result = name;
+  yes.result_type = TensorType{{}, ElementType::I1};
+  yes.attributes.literal.elements = {"true"};
+  yes.location = c.location;
+  body.emplace_back(std::move(c));
+  define(name, yes.result_type, at);
+  body.emplace_back(std::move(yes));
 }
 
 }  // namespace shlo

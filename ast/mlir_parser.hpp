@@ -69,9 +69,14 @@ class ModuleParser : public OpParseContext {
   Call call();
 
   // ---- the check dialect (mlir_parse_checks.cpp) ----
-  /// check.expect_*(...) and stablehlo.custom_call @check.expect_*(...): no results.
-  Check check();
-  void custom_call_check(Check& c, Instruction& collected);
+  /// check.expect_*(...) and stablehlo.custom_call @check.expect_*(...): no results; or, with
+  /// `result` named, the older `%ok = stablehlo.custom_call @check.eq(...) : ... -> tensor<i1>`.
+  Check check(const std::string& result = "");
+  void custom_call_check(Check& c, Instruction& collected, const std::string& result);
+  /// `%ok = stablehlo.custom_call @check.eq(%a, %b) : (T, T) -> tensor<i1>`: the check, then %ok
+  /// defined as the constant true (a check that does not hold fails the test; one that holds
+  /// yields true, as in StableHLO's interpreter).
+  void check_with_result(std::vector<BodyItem>& body);
   void check_operand_types(const Check& c, const std::vector<std::string>& operands, const std::vector<TensorType>& types,
                            const std::vector<TensorType>& printed);
   /// `key = value` of a check: tolerance, max_ulp_difference, min_ulp_difference.

@@ -134,6 +134,7 @@ class Checker : public InstructionChecker {
  private:
   void window_op(const TensorType& input, std::vector<std::int64_t>& expected_shape);
   void compare_type() const;
+  void bitcast_shapes() const;
   void contraction_result_element() const;
   void convolution();
   void dot_general();
@@ -203,11 +204,7 @@ void Checker::check() {
       return;
     case Op::BitcastConvert:
       operand_count(1);
-      require(operand(0).shape == inst_.result_type.shape,
-              "the interpreter bitcasts between element types of one bit width (same shape)");
-      require(bit_width(operand(0).element) == bit_width(inst_.result_type.element) && bit_width(operand(0).element) >= 8,
-              "the element types " + std::string(to_string(operand(0).element)) + " and " + to_string(inst_.result_type.element) +
-                  " differ in bit width (or are i1), which the interpreter does not bitcast");
+      bitcast_shapes();
       return;
     case Op::Convert:
       operand_count(1);
@@ -398,6 +395,29 @@ void Checker::constant_literals() const {
 }
 
 // compare C3: a written comparison type must fit the element type; WEAKORDER is not in the spec.
+// Spec bitcast_convert (C1): one bit width keeps the shape; from a type E times wider, the
+// result has the operand's shape and a last dimension E; to one E times wider, the operand has
+// the result's shape and a last dimension E.
+void Checker::bitcast_shapes() const {
+  const TensorType& in = operand(0);
+  const TensorType& out = inst_.result_type;
+  const int in_width = bit_width(in.element), out_width = bit_width(out.element);
+  const std::string types = std::string(to_string(in.element)) + " and " + to_string(out.element);
+  if (in_width == out_width) {
+    require(in.shape == out.shape, "between " + types + " (one bit width) the shape is kept");
+    return;
+  }
+  const bool splits = in_width > out_width;
+  const TensorType& wide = splits ? in : out;
+  const TensorType& narrow = splits ? out : in;
+  const std::int64_t ratio = splits ? in_width / out_width : out_width / in_width;
+  std::vector<std::int64_t> expected = wide.shape;
+  expected.push_back(ratio);
+  require(narrow.shape == expected,
+          types + " differ in bit width: the " + (splits ? "result" : "operand") + " must have the " +
+              (splits ? "operand" : "result") + "'s shape and a last dimension of " + std::to_string(ratio));
+}
+
 void Checker::compare_type() const {
   const std::string& type = inst_.attributes.compare_type;
   if (type.empty()) return;

@@ -4,7 +4,9 @@
 // Spec: sections "constant", "convert", "bitcast_convert".
 #pragma once
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "interp/domain/integer.hpp"
 #include "interp/domain/rounding.hpp"
@@ -116,6 +118,33 @@ Value<D> convert(const D& d, const Instruction& inst, const Value<D>& x) {
 
 namespace detail {
 
+/// x rounded to binary16 (to nearest, ties to even, once: scaling by a power of two is exact),
+/// as its bit pattern; beyond the largest finite value (65504) it is infinity.
+inline std::uint16_t binary16_bits_nearest(double x) {
+  const std::uint16_t sign = std::signbit(x) ? 0x8000 : 0;
+  if (std::isnan(x)) return sign | 0x7E00;
+  const double a = std::fabs(x);
+  if (a >= 65520.0) return sign | 0x7C00;  // 65520, the tie with 2^16, rounds up
+  if (a < std::ldexp(1.0, -14))            // subnormal: multiples of 2^-24 (1024 is the least normal)
+    return sign | static_cast<std::uint16_t>(std::nearbyint(std::ldexp(a, 24)));
+  int exponent = 0;
+  std::frexp(a, &exponent);  // a = m 2^exponent, m in [0.5, 1)
+  --exponent;                // a = s 2^exponent, s in [1, 2)
+  double q = std::nearbyint(std::ldexp(a, 10 - exponent));  // in [1024, 2048]
+  if (q == 2048) q = 1024, ++exponent;
+  if (exponent > 15) return sign | 0x7C00;
+  return sign | static_cast<std::uint16_t>(((exponent + 15) << 10) | (static_cast<int>(q) - 1024));
+}
+
+/// The value of a binary16 bit pattern.
+inline double binary16_value(std::uint16_t bits) {
+  const int exponent = (bits >> 10) & 0x1F, fraction = bits & 0x3FF;
+  const double sign = bits & 0x8000 ? -1.0 : 1.0;
+  if (exponent == 0x1F) return fraction ? std::numeric_limits<double>::quiet_NaN() : sign * HUGE_VAL;
+  if (exponent == 0) return sign * std::ldexp(fraction, -24);
+  return sign * std::ldexp(1024 + fraction, exponent - 25);
+}
+
 // The bit pattern of a float element of type `type` holding x; x must be representable.
 template <class D>
 std::uint64_t float_bits_of(const D& d, const typename D::Scalar& x, ElementType type) {
@@ -125,6 +154,12 @@ std::uint64_t float_bits_of(const D& d, const typename D::Scalar& x, ElementType
   std::uint64_t bits64 = 0;
   std::memcpy(&bits64, &v, sizeof v);
   if (type == ElementType::F64) return bits64;
+  if (type == ElementType::F16) {
+    const std::uint16_t h = binary16_bits_nearest(v);
+    if (binary16_value(h) != v && !(v != v))
+      throw DomainError(d.name() + ": bitcast of " + d.to_string(x) + ", which is not one value of f16");
+    return h;
+  }
   const auto f = static_cast<float>(v);
   std::uint32_t bits32 = 0;
   std::memcpy(&bits32, &f, sizeof f);
@@ -146,24 +181,45 @@ typename D::Scalar float_from_bits(const D& d, std::uint64_t bits, ElementType t
 
 }  // namespace detail
 
-// #bitcast_convert between types of one bit width (element by element): the bits of a float
-// element are those of its value in its type, so in exact, interval and mpfr the value must be
-// one value of the type (it is after a literal or a convert, not after arithmetic).
+// #bitcast_convert: the bits of each operand element, regrouped into elements of the result
+// type. Between types of one bit width element by element; from a wider type each element
+// splits into E = width ratio elements along a new last dimension, least significant bits
+// first; to a wider type the last dimension's E elements join, the first as the least
+// significant bits (i1 is one bit). The bits of a float element are those of its value in its
+// type, so in exact, interval and mpfr the value must be one value of the type (it is after a
+// literal or a convert, not after arithmetic).
 template <class D>
 Value<D> bitcast_convert(const D& d, const Instruction& inst, const Value<D>& x) {
   using T = Tensor<typename D::Scalar>;
   const ElementType from = inst.operand_types.at(0).element, to = inst.result_type.element;
-  if (bit_width(from) != bit_width(to) || from == ElementType::I1 || to == ElementType::I1 || from == ElementType::F8E4M3FN ||
-      to == ElementType::F8E4M3FN)
+  if (from == ElementType::F8E4M3FN || to == ElementType::F8E4M3FN)
     throw OpError(std::string("stablehlo.bitcast_convert from ") + to_string(from) + " to " + to_string(to) +
-                  " is not supported (types of one bit width, 8 to 64 bits)");
+                  " is not supported (f8E4M3FN has no bit pattern here)");
+  const int from_width = bit_width(from), to_width = bit_width(to);
+  auto mask = [](int w) { return w == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1; };
+  auto operand_bits = [&](std::int64_t i) -> std::uint64_t {
+    if (from == ElementType::I1) return std::get<PredTensor>(x)[i] ? 1 : 0;
+    if (is_float(from)) return detail::float_bits_of(d, std::get<T>(x)[i], from);
+    return std::get<IntTensor>(x)[i] & mask(from_width);
+  };
   const Shape& shape = inst.result_type.shape;
   const std::int64_t n = num_elements(shape);
-  std::vector<std::uint64_t> bits(static_cast<std::size_t>(n));
-  for_each_element(shape, n, [&](std::int64_t i) {
-    const auto k = static_cast<std::size_t>(i);
-    bits[k] = is_float(from) ? detail::float_bits_of(d, std::get<T>(x)[i], from) : std::get<IntTensor>(x)[i];
-  });
+  std::vector<std::uint64_t> bits(static_cast<std::size_t>(n), 0);
+  if (from_width >= to_width) {
+    const int ratio = from_width / to_width;
+    for (std::int64_t i = 0; i < n / ratio; ++i) {
+      const std::uint64_t b = operand_bits(i);
+      for (int k = 0; k < ratio; ++k) bits[static_cast<std::size_t>(i * ratio + k)] = (b >> (k * to_width)) & mask(to_width);
+    }
+  } else {
+    const int ratio = to_width / from_width;
+    for (std::int64_t i = 0; i < n; ++i)
+      for (int k = 0; k < ratio; ++k) bits[static_cast<std::size_t>(i)] |= operand_bits(i * ratio + k) << (k * from_width);
+  }
+  if (to == ElementType::I1) {
+    std::vector<Pred> out(bits.begin(), bits.end());
+    return PredTensor(shape, std::move(out));
+  }
   if (is_integer(to)) {
     const IntegerDomain dst(to);
     for (auto& b : bits) b = dst.wrap(b);
@@ -171,11 +227,7 @@ Value<D> bitcast_convert(const D& d, const Instruction& inst, const Value<D>& x)
   }
   std::vector<typename D::Scalar> out;
   out.reserve(bits.size());
-  for_each_element(shape, n, [&](std::int64_t i) {
-    const int w = bit_width(to);
-    const std::uint64_t mask = w == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1;
-    out.push_back(detail::float_from_bits(d, bits[static_cast<std::size_t>(i)] & mask, to));
-  });
+  for (const std::uint64_t b : bits) out.push_back(detail::float_from_bits(d, b, to));
   return T(shape, std::move(out));
 }
 

@@ -1,0 +1,76 @@
+// Forms of the programs written by others that `shlo test` reads (scripts/outside_corpus.py runs
+// them): the older JAX test data's `%ok = stablehlo.custom_call @check.eq(...) -> tensor<i1>`,
+// a check's attribute dictionary after its type, and expect_close on f16 counted in f16 ULPs.
+// Every *_control holds a wrong expected value or a tolerance too tight, and must FAIL.
+
+// The older JAX form: the check yields a tensor<i1> (true when it holds), returned by the test.
+func.func public @check_eq_result() -> tensor<i1> {
+  %a = stablehlo.constant dense<[0, 2]> : tensor<2xi32>
+  %b = stablehlo.constant dense<[0, -2]> : tensor<2xi32>
+  %sum = stablehlo.add %a, %b : tensor<2xi32>
+  %want = stablehlo.constant dense<0> : tensor<2xi32>
+  %ok = stablehlo.custom_call @check.eq(%sum, %want) : (tensor<2xi32>, tensor<2xi32>) -> tensor<i1>
+  return %ok : tensor<i1>
+}
+
+func.func public @check_eq_result_control() -> tensor<i1> {
+  %a = stablehlo.constant dense<[0, 2]> : tensor<2xi32>
+  %b = stablehlo.constant dense<[0, -2]> : tensor<2xi32>
+  %sum = stablehlo.add %a, %b : tensor<2xi32>
+  %want = stablehlo.constant dense<[0, 1]> : tensor<2xi32>
+  %ok = stablehlo.custom_call @check.eq(%sum, %want) : (tensor<2xi32>, tensor<2xi32>) -> tensor<i1>
+  return %ok : tensor<i1>
+}
+
+// The check's value is true: a later op may read it.
+func.func public @check_eq_result_used() {
+  %x = stablehlo.constant dense<[1.5, -2.25]> : tensor<2xf32>
+  %ok = stablehlo.custom_call @check.eq(%x, %x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<i1>
+  %not = stablehlo.not %ok : tensor<i1>
+  check.expect_eq_const %not, dense<false> : tensor<i1>
+  func.return
+}
+
+// `{tolerance = ...}` after the type (StableHLO's check.mlir): 5.1 - 5 is within 0.1.
+func.func @tolerance_after_type() {
+  %operand = stablehlo.constant dense<5.0000> : tensor<f32>
+  check.expect_almost_eq_const %operand, dense<5.1> : tensor<f32> {tolerance = 0.1 : f64}
+  func.return
+}
+
+func.func @tolerance_after_type_control() {
+  %operand = stablehlo.constant dense<5.0000> : tensor<f32>
+  check.expect_almost_eq_const %operand, dense<5.1> : tensor<f32> {tolerance = 0.01 : f64}
+  func.return
+}
+
+// f16: 5.010 rounds to 5.01171875 = 5 + 3 * 2^-8, three f16 ULPs (2^-8 at 5) from 5.0 (in f32
+// ULPs it would be 24576).
+func.func @close_in_f16_ulps() {
+  %operand = stablehlo.constant dense<5.0000> : tensor<f16>
+  %result = stablehlo.constant dense<5.010> : tensor<f16>
+  check.expect_close %operand, %result, max_ulp_difference = 3 : tensor<f16>, tensor<f16>
+  func.return
+}
+
+func.func @close_in_f16_ulps_control() {
+  %operand = stablehlo.constant dense<5.0000> : tensor<f16>
+  %result = stablehlo.constant dense<5.010> : tensor<f16>
+  check.expect_close %operand, %result, max_ulp_difference = 2 : tensor<f16>, tensor<f16>
+  func.return
+}
+
+// f16 subnormals: 0x0001 (2^-24) and 0x0003 are two ULPs apart; -0x0001 and +0x0001 two.
+func.func @close_f16_subnormal() {
+  %a = stablehlo.constant dense<[0x0001, 0x8001]> : tensor<2xf16>
+  %b = stablehlo.constant dense<[0x0003, 0x0001]> : tensor<2xf16>
+  check.expect_close %a, %b, max_ulp_difference = 2 : tensor<2xf16>, tensor<2xf16>
+  func.return
+}
+
+func.func @close_f16_subnormal_control() {
+  %a = stablehlo.constant dense<[0x0001, 0x8001]> : tensor<2xf16>
+  %b = stablehlo.constant dense<[0x0003, 0x0001]> : tensor<2xf16>
+  check.expect_close %a, %b, max_ulp_difference = 1 : tensor<2xf16>, tensor<2xf16>
+  func.return
+}
