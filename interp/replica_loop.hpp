@@ -200,7 +200,7 @@ LoopStats run_function_loop(const Module& m, const Function& f, Backend& backend
       } else {
         // A reshape of a value that dies here takes its storage instead of copying it.
         const bool donate = inst.op == Op::Reshape && !options.keep_values && last_use[inst.operands[0]] == j &&
-                            !returned.count(inst.operands[0]);
+                            !returned.count(inst.operands[0]) && !options.keep_until.count(inst.operands[0]);
         // So may an elementwise op (where the backend offers it) take the storage of its first
         // operand that dies here, is not returned, is not also another of its operands and is
         // not kept for `after` (options.keep_until: observers read it after this instruction).
