@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "ast/mlir_parse.hpp"
+#include "interp/domain/ieee_typed.hpp"
 #include "interp/domain/rounding.hpp"
 #include "interp/ops/integer.hpp"
 #include "interp/ops/movement.hpp"
@@ -83,6 +84,7 @@ double round_to(ElementType t, double x) {
       bits += 0x7FFFu + ((bits >> 16) & 1u);  // to nearest, ties to even
       return static_cast<double>(std::bit_cast<float>(bits & 0xFFFF0000u));
     }
+    case ElementType::F16: return round_to_element_type(x, t);
     default: return x;
   }
 }
@@ -97,6 +99,7 @@ std::uint64_t ulp_distance(ElementType t, double a, double b) {
   if (std::isinf(a) || std::isinf(b)) return kFar;
   auto magnitude = [&](double x) -> std::uint64_t {
     if (t == ElementType::F64) return std::bit_cast<std::uint64_t>(std::fabs(x));
+    if (t == ElementType::F16) return binary16_ordinal(std::fabs(x));
     const std::uint32_t bits = std::bit_cast<std::uint32_t>(static_cast<float>(std::fabs(x)));
     return t == ElementType::BF16 ? bits >> 16 : bits;
   };
