@@ -152,3 +152,25 @@ TEST_CASE("ieee: f16 bit patterns count units in the last place", "[ieee]") {
   CHECK(binary16_ordinal(0.0) == 0);
   CHECK(binary16_ordinal(2.0) != 0x3C01);  // control
 }
+
+TEST_CASE("ieee: converts between integers and low-precision floats", "[ieee]") {
+  auto convert = [](const std::string& value, const std::string& from, const std::string& to) {
+    return program({"%a = stablehlo.constant dense<" + value + "> : tensor<" + from + ">",
+                    "%r = stablehlo.convert %a : (tensor<" + from + ">) -> tensor<" + to + ">"},
+                   "tensor<" + to + ">");
+  };
+  // 2049 lies between the f16 values 2048 and 2050: a tie, to even 2048; 2051 -> 2052.
+  CHECK(run_typed(IEEE, convert("2049", "i32", "f16")) == Strings{"2048"});
+  CHECK(run_typed(IEEE, convert("2051", "i32", "f16")) == Strings{"2052"});
+  CHECK(run_typed(IEEE, convert("2049", "i32", "f32")) == Strings{"2049"});  // control: exact in f32
+  CHECK(run_typed(IEEE, convert("-2.75", "f16", "i32")) == Strings{"-2"});  // truncation
+  CHECK(run_typed(IEEE, convert("0.0", "bf16", "i1")) == Strings{"false"});
+  CHECK(run_typed(IEEE, convert("0.5", "bf16", "i1")) == Strings{"true"});
+  // i64 2^60 + 2^36 + 1 to f32 rounds once from the exact integer: just above the midpoint of
+  // 2^60 and 2^60 + 2^37 (float's spacing there), so up. Through double it would first become
+  // the midpoint 2^60 + 2^36 (double's spacing is 2^8) and then round to even, 2^60: the f64
+  // domain's two roundings (the control).
+  const std::string above_tie = convert("1152921573326323713", "i64", "f32");
+  CHECK(std::stod(run_typed(IEEE, above_tie).at(0)) == std::ldexp(1.0, 60) + std::ldexp(1.0, 37));
+  CHECK(std::stod(run_typed(F64, above_tie).at(0)) == std::ldexp(1.0, 60));
+}

@@ -47,9 +47,8 @@ std::uint64_t binary16_ordinal(double x) {
 
 double ElementTypedIeee::from_rational(const Rational& q) const {
   switch (element_) {
-    case ElementType::F64: return round_rational<double>(q);
     case ElementType::F32: return static_cast<double>(round_rational<float>(q));
-    default: {
+    case ElementType::F16: case ElementType::BF16: case ElementType::F8E4M3FN: {
       const LowPrecisionFormat f = element_ == ElementType::F16    ? LowPrecisionFormat::Binary16
                                    : element_ == ElementType::BF16 ? LowPrecisionFormat::BFloat16
                                                                    : LowPrecisionFormat::F8E4M3FN;
@@ -60,6 +59,7 @@ double ElementTypedIeee::from_rational(const Rational& q) const {
         return overflow.negative() ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
       }
     }
+    default: return round_rational<double>(q);  // f64 (and the zero a convert to i1 compares with)
   }
 }
 
