@@ -493,7 +493,7 @@ Instruction bind(OpParseContext& cx, OpSyntax& op) {
                                    " but the instruction says " + to_string(written[i]));
   // Ops that may have several results keep them all (ast/regions.hpp).
   const bool several = inst.op == Op::Reduce || inst.op == Op::Sort || inst.op == Op::While || inst.op == Op::If ||
-                       inst.op == Op::Case;
+                       inst.op == Op::Case || inst.op == Op::Scatter;
   if (op.written_result_types.empty() || (op.written_result_types.size() != 1 && !several))
     l.fail_at(inst.location, name + " is written with " + std::to_string(op.written_result_types.size()) +
                                  " results; it has one");

@@ -100,12 +100,19 @@ class Checker : public InstructionChecker {
     require(inst_.result_type == expected, "the result type must be " + to_string(expected) + ", found " +
                                                to_string(inst_.result_type));
   }
-  void scalar_binary_region(const Region& r, ElementType e, bool returns_i1, const std::string& what) const {
-    const TensorType scalar{{}, e};
+  // A region (E, E) -> E or (E, E) -> i1; E is `e`, or when `promotable` any type the spec's
+  // is_promotable allows (ast/verify_regions.hpp). Returns E, the result's element type.
+  ElementType scalar_binary_region(const Region& r, ElementType e, bool returns_i1, const std::string& what,
+                                   bool promotable = false) const {
+    const ElementType body = promotable && !r.arguments.empty() ? r.arguments[0].second.element : e;
+    require(is_promotable(e, body), what + " region computes in " + to_string(body) + ", which is not " + to_string(e) +
+                                        " or a wider type of its kind (is_promotable)");
+    const TensorType scalar{{}, body};
     require(r.arguments.size() == 2 && r.arguments[0].second == scalar && r.arguments[1].second == scalar,
             what + " region must take two " + to_string(scalar) + " arguments");
-    require(r.result_types.size() == 1 && r.result_types[0] == TensorType{{}, returns_i1 ? ElementType::I1 : e},
+    require(r.result_types.size() == 1 && r.result_types[0] == TensorType{{}, returns_i1 ? ElementType::I1 : body},
             what + " region must return one " + (returns_i1 ? std::string("tensor<i1>") : to_string(scalar)));
+    return body;
   }
 
   // Shape arithmetic on attacker-sized numbers: an overflow is a located error, never a wrap.
@@ -320,10 +327,10 @@ void Checker::check() {
       operand_count(2);
       require(operand(1) == TensorType{{}, operand(0).element}, "init must be a rank-0 tensor of the input's element type");
       require(inst_.regions.size() == 1, "needs one region");
-      scalar_binary_region(inst_.regions[0], operand(0).element, false, "the body");
+      const ElementType body = scalar_binary_region(inst_.regions[0], operand(0).element, false, "the body", true);
       std::vector<std::int64_t> shape;
       window_op(operand(0), shape);
-      result_is(TensorType{shape, operand(0).element});
+      result_is(TensorType{shape, body});
       return;
     }
     case Op::SelectAndScatter: {
@@ -332,24 +339,24 @@ void Checker::check() {
       require(operand(2) == TensorType{{}, operand(0).element}, "init must be a rank-0 tensor of the operand's element type");
       require(inst_.regions.size() == 2, "needs two regions (select, scatter)");
       scalar_binary_region(inst_.regions[0], operand(0).element, true, "the select");
-      scalar_binary_region(inst_.regions[1], operand(0).element, false, "the scatter");
+      const ElementType body = scalar_binary_region(inst_.regions[1], operand(0).element, false, "the scatter", true);
       require(a.base_dilations.empty() && a.window_dilations.empty(), "takes no dilations");
       std::vector<std::int64_t> windows;
       window_op(operand(0), windows);
       require(operand(1).shape == windows, "source must have the shape of the windows, " +
                                                to_string(TensorType{windows, operand(0).element}));
-      result_is(operand(0));
+      result_is(TensorType{operand(0).shape, body});
       return;
     }
     case Op::AllReduce: {
       operand_count(1);  // any element type: integers and i1 fold exactly (spec all_reduce I1)
       require(inst_.regions.size() == 1, "needs one region");
-      scalar_binary_region(inst_.regions[0], operand(0).element, false, "the body");
+      const ElementType body = scalar_binary_region(inst_.regions[0], operand(0).element, false, "the body", true);
       require(!a.replica_groups.empty() && !a.replica_groups[0].empty(), "needs replica_groups");
       std::set<std::int64_t> seen;
       for (const auto& g : a.replica_groups)
         for (auto r : g) require(r >= 0 && seen.insert(r).second, "replica " + std::to_string(r) + " is negative or in two groups");
-      result_is(operand(0));
+      result_is(TensorType{operand(0).shape, body});
       return;
     }
     case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:

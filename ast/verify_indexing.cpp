@@ -6,6 +6,8 @@
 #include "ast/verify_checker.hpp"
 #include "ast/indexing.hpp"
 #include "ast/mlir_lexer.hpp"
+#include "ast/regions.hpp"
+#include "ast/verify_regions.hpp"
 
 namespace shlo {
 
@@ -171,16 +173,29 @@ class IndexingChecker : public InstructionChecker {
     result_is(TensorType{shape, operand(0).element}, "C22, C23");
   }
 
+  // spec §scatter C1-C25: N inputs of one shape, scatter_indices, N updates of one shape; the
+  // update_computation (E0..EN-1, E0..EN-1) -> (E0..EN-1) with is_promotable(inputs[i], Ei),
+  // any body (the interpreter runs it as a program); results (shape(inputs[i]), Ei).
   void scatter() const {
-    require(inst_.operands.size() == 3, "expects one input, scatter_indices and one update (a scatter of several inputs is "
-                                        "not supported yet), found " + std::to_string(inst_.operands.size()) + " operands");
+    const std::size_t count = inst_.operands.size();
+    require(count >= 3 && count % 2 == 1,
+            "takes N inputs, scatter_indices and N updates, found " + std::to_string(count) + " operands (C5)");
+    const std::size_t n = (count - 1) / 2;
     const auto& dn = inst_.attributes.indexing;
     const TensorType& input = operand(0);
-    const TensorType& updates = operand(2);
-    dimension_numbers(input, operand(1), rank(2));
-    require(updates.element == input.element, "the updates must have the input's element type (C6)");
+    const TensorType& indices = operand(n);
+    const TensorType& updates = operand(n + 1);
+    for (std::size_t i = 0; i < n; ++i) {
+      require(operand(i).shape == input.shape,
+              "the inputs must have one shape, found " + to_string(input) + " and " + to_string(operand(i)) + " (C1)");
+      require(operand(n + 1 + i).shape == updates.shape,
+              "the updates must have one shape, found " + to_string(updates) + " and " + to_string(operand(n + 1 + i)) + " (C3)");
+      require(operand(n + 1 + i).element == operand(i).element,
+              "update " + inst_.operands[n + 1 + i] + " must have the element type of input " + inst_.operands[i] + " (C6)");
+    }
+    dimension_numbers(input, indices, static_cast<std::int64_t>(updates.shape.size()));
     // C4: updates = combine(update_scatter_dim_sizes, update_window_dim_sizes).
-    const auto scatter_sizes = batch_sizes(operand(1));
+    const auto scatter_sizes = batch_sizes(indices);
     require(scatter_sizes.size() + dn.offset_dims.size() == updates.shape.size(),
             "the updates " + to_string(updates) + " must have rank " + std::to_string(scatter_sizes.size() + dn.offset_dims.size()) +
                 " (the scatter indices' dimensions and update_window_dims) (C4)");
@@ -199,15 +214,23 @@ class IndexingChecker : public InstructionChecker {
     }
     require(inst_.regions.size() == 1, "needs one region, the update_computation");
     const Region& r = inst_.regions[0];
-    const TensorType scalar{{}, input.element};
-    require(r.arguments.size() == 2 && r.arguments[0].second == scalar && r.arguments[1].second == scalar &&
-                r.result_types == std::vector<TensorType>{scalar},
-            "the update_computation must have type (" + to_string(scalar) + ", " + to_string(scalar) + ") -> " + to_string(scalar) +
-                " (C23)");
-    require(scatter_combiner(r).has_value(),
-            "the update_computation must return its second argument (a set) or one add, subtract, multiply, divide, maximum, "
-            "minimum, and, or or xor of its two arguments in order; multi-op update regions are not supported yet");
-    result_is(input, "C24, C25");
+    require(r.arguments.size() == 2 * n && r.result_types.size() == n,
+            "the update_computation must take " + std::to_string(2 * n) + " arguments and return " + std::to_string(n) +
+                " values, one per input and update (C23)");
+    require(result_count(inst_) == n, "has " + std::to_string(n) + " results, one per input, found " +
+                                          std::to_string(result_count(inst_)) + " (C24)");
+    for (std::size_t i = 0; i < n; ++i) {
+      const TensorType& body = r.arguments[i].second;
+      require(body.shape.empty() && is_promotable(operand(i).element, body.element),
+              "the update_computation's argument " + std::to_string(i) + " must be a rank-0 tensor of " +
+                  to_string(operand(i).element) + " or a wider type of its kind, found " + to_string(body) + " (C23)");
+      require(r.arguments[n + i].second == body && r.result_types[i] == body,
+              "the update_computation's arguments " + std::to_string(i) + " and " + std::to_string(n + i) + " and its result " +
+                  std::to_string(i) + " must have one type, " + to_string(body) + " (C23)");
+      require(result_type(inst_, i) == TensorType{input.shape, body.element},
+              "result " + std::to_string(i) + " must be " + to_string(TensorType{input.shape, body.element}) + ", found " +
+                  to_string(result_type(inst_, i)) + " (C24, C25)");
+    }
   }
 
 };

@@ -51,7 +51,8 @@ class RegionChecker : public InstructionChecker {
     require(inst_.regions.size() == n, "needs " + std::to_string(n) + " region(s), has " + std::to_string(inst_.regions.size()));
   }
 
-  // spec §reduce C1-C8: N inputs of one shape, N rank-0 inits, body (E0..EN-1, E0..EN-1) -> (E0..EN-1).
+  // spec §reduce C1-C8: N inputs of one shape, N rank-0 inits, body (E0..EN-1, E0..EN-1) -> (E0..EN-1),
+  // each Ei the input's type or a wider one (is_promotable).
   void reduce() {
     const std::size_t operands = inst_.operands.size();
     require(operands >= 2 && operands % 2 == 0, "takes N inputs and N init values, found " + std::to_string(operands) + " operands");
@@ -71,8 +72,14 @@ class RegionChecker : public InstructionChecker {
       require(operand(n + i) == scalar(operand(i).element),
               "init value " + inst_.operands[n + i] + " must be " + to_string(scalar(operand(i).element)) + ", is " +
                   to_string(operand(n + i)));
-      body_args[i] = body_args[n + i] = body_returns[i] = scalar(operand(i).element);
-      expected_results[i].element = operand(i).element;
+      // C6: the body may compute in a wider type Ei (is_promotable); C8: the result is Ei.
+      const Region& body = inst_.regions[0];
+      const ElementType e = body.arguments.size() == 2 * n ? body.arguments[i].second.element : operand(i).element;
+      require(is_promotable(operand(i).element, e), "the body computes input " + std::to_string(i) + " in " + to_string(e) +
+                                                        ", which is not " + to_string(operand(i).element) +
+                                                        " or a wider type of its kind (is_promotable, C6)");
+      body_args[i] = body_args[n + i] = body_returns[i] = scalar(e);
+      expected_results[i].element = e;
       for (std::int64_t d = 0; d < rank; ++d)
         if (!seen.count(d)) expected_results[i].shape.push_back(operand(0).shape[static_cast<std::size_t>(d)]);
     }
@@ -128,5 +135,12 @@ class RegionChecker : public InstructionChecker {
 }  // namespace
 
 void verify_region_op(const Instruction& inst, const std::string& file) { RegionChecker(inst, file).check(); }
+
+bool is_promotable(ElementType x, ElementType y) {
+  if (x == ElementType::I1 || y == ElementType::I1) return x == y;
+  if (is_float(x) || is_float(y)) return is_float(x) && is_float(y) && bit_width(x) <= bit_width(y);
+  if (is_signed_integer(x) == is_signed_integer(y)) return bit_width(x) <= bit_width(y);
+  return is_unsigned_integer(x) && bit_width(x) < bit_width(y);  // every ui8 value is an i16
+}
 
 }  // namespace shlo

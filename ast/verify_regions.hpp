@@ -12,4 +12,11 @@ namespace shlo {
 /// ParseError at the instruction's location.
 void verify_region_op(const Instruction& inst, const std::string& file);
 
+/// The spec's `is_promotable(x, y)` (Notation): a region may compute in type y on operands of
+/// type x when both are i1, both integers or both floats, and y is at least as wide as x (so
+/// f16 to bf16 is promotable: the spec compares widths only). Integers of different
+/// signedness are refused unless every value of x is one of y (ui8 to i16): the spec's text
+/// would let ui8 promote to i8, which changes values.
+bool is_promotable(ElementType x, ElementType y);
+
 }  // namespace shlo

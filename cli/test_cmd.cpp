@@ -13,7 +13,7 @@ namespace {
 
 struct TestArgs {
   std::vector<std::string> files;
-  std::string domain = "f32";
+  std::string domain = "ieee";
 };
 
 int run_tests(const TestArgs& args) {
@@ -70,8 +70,10 @@ void add_test_command(CLI::App& app) {
       "One line per test: PASS name, or FAIL name: the check, its line and the first mismatch\n"
       "(index, got, expected); ERROR for a program that does not parse, verify or run. In the\n"
       "exact and interval domains a PASS also says whether the expected values are the exact\n"
-      "results or roundings of them. The default domain, f32, computes as StableHLO's interpreter\n"
-      "does for float32 programs; use -d f64 for programs typed f64.\n"
+      "results or roundings of them. The default domain, ieee, computes each float type as\n"
+      "StableHLO's interpreter does: f64 in double, f32 in float, f16 and bf16 rounded to their\n"
+      "format after every operation, exp/log/sin/... in double rounded once to the type (f32 values\n"
+      "are bit for bit those of -d f32, which computes every float type in float).\n"
       "Exit status: 0 every check passed; 1 a check failed; 2 bad input (parse, verify or run\n"
       "error, unreadable file).");
   cmd->add_option("files", args->files, "test files (.mlir)")->required();

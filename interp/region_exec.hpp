@@ -2,8 +2,16 @@
 // on values of the run's value type, one instruction at a time through the same `execute` the
 // function body uses (interp/run_impl.hpp), so every op and every domain works inside a region.
 // The ops built on it: reduce with a body that is not one op (and with several inputs),
-// reduce_window and select_and_scatter with such bodies, sort, while, if and case. The
-// single-op bodies keep their fast kernels (interp/ops/reduction.hpp).
+// reduce_window, select_and_scatter and scatter with such bodies (scatter also with several
+// inputs), sort, while, if and case. The single-op bodies keep their fast kernels
+// (interp/ops/reduction.hpp, interp/ops/indexing.hpp).
+//
+// A body may compute in a wider element type than its operands (spec `is_promotable`: i8
+// inputs, an i32 body). Promotion needs no conversion of the values: an integer is stored
+// sign- or zero-extended whatever its width, and a float value is a value of every wider float
+// type; the body's own instructions compute and wrap or round in its type, and the op's
+// results have that type. Such bodies always run here: the fast kernels compute in the
+// operand's type.
 //
 // Included by interp/run_impl.hpp, which defines execute_results.
 #pragma once
@@ -14,9 +22,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ast/indexing.hpp"
 #include "ast/op_attributes.hpp"
 #include "ast/regions.hpp"
 #include "interp/domain/integer.hpp"
+#include "interp/ops/indexing.hpp"
 #include "interp/ops/reduction.hpp"
 
 namespace shlo::run_detail {
@@ -37,8 +47,15 @@ inline std::atomic<std::int64_t>& max_while_iterations() {
 template <class D>
 std::vector<Value<D>> execute_results(const D& d, const Instruction& inst, const std::vector<const Value<D>*>& args);
 
-/// Whether `inst` runs a region through the executor: the region ops, and reduce or
-/// reduce_window with a body other than one combinable op of its two arguments.
+/// Whether region `r` computes in another element type than operand `i` of `inst` (a
+/// promotion, spec `is_promotable`).
+inline bool promotes(const Instruction& inst, const Region& r, std::size_t i) {
+  return !r.arguments.empty() && r.arguments[0].second.element != inst.operand_types.at(i).element;
+}
+
+/// Whether `inst` runs a region through the executor: the region ops, reduce, reduce_window and
+/// scatter with a body other than one combinable op of its two arguments, several inputs or a
+/// promoted body, and select_and_scatter with other bodies than one compare and one combiner.
 inline bool runs_regions(const Instruction& inst) {
   auto one_combiner = [](const Region& r) {
     if (!is_single_binary_body(r)) return false;
@@ -53,14 +70,18 @@ inline bool runs_regions(const Instruction& inst) {
   switch (inst.op) {
     case Op::Sort: case Op::While: case Op::If: case Op::Case: return true;
     case Op::Reduce: return !inst.attributes.reduce_body;
-    case Op::ReduceWindow: return !one_combiner(inst.regions.at(0));
+    case Op::ReduceWindow: return !one_combiner(inst.regions.at(0)) || promotes(inst, inst.regions.at(0), 0);
+    case Op::Scatter: {
+      const Region& update = inst.regions.at(0);
+      return inst.operands.size() != 3 || !scatter_combiner(update) || promotes(inst, update, 0);
+    }
     case Op::SelectAndScatter: {
       const Region& select = inst.regions.at(0);
       const bool one_compare = select.arguments.size() == 2 && select.body.size() == 1 && select.results.size() == 1 &&
                                select.body[0].op == Op::Compare && select.results[0] == select.body[0].result &&
                                select.body[0].attributes.compare_type != "TOTALORDER" &&
                                select.body[0].operands == std::vector<std::string>{select.arguments[0].first, select.arguments[1].first};
-      return !one_compare || !one_combiner(inst.regions.at(1));
+      return !one_compare || !one_combiner(inst.regions.at(1)) || promotes(inst, inst.regions.at(1), 0);
     }
     default: return false;
   }
@@ -207,6 +228,28 @@ Value<D> select_and_scatter_with_bodies(const D& d, const Instruction& inst, con
   }, *args[0]);
 }
 
+// #scatter with an update_computation region and N inputs (spec §scatter): copies of the
+// inputs; for every update index in row-major order whose target is inside the inputs, the
+// region maps (current_0..N-1, update_0..N-1) to the new values at the target.
+template <class D>
+std::vector<Value<D>> scatter_with_body(const D& d, const Instruction& inst, const std::vector<const Value<D>*>& args,
+                                        const Captures<D>& outer) {
+  const std::size_t n = (inst.operands.size() - 1) / 2;  // inputs, scatter_indices, updates
+  const Region& body = inst.regions.at(0);
+  std::vector<Value<D>> out;
+  for (std::size_t i = 0; i < n; ++i) out.push_back(*args[i]);
+  const auto indices = ops::index_tensor(std::get<IntTensor>(*args[n]), inst.operand_types.at(n).element);
+  ops::for_each_scatter_target(shape_of<D>(*args[0]), indices, shape_of<D>(*args[n + 1]), inst.attributes.indexing,
+                               [&](std::int64_t target, std::int64_t u) {
+                                 std::vector<Value<D>> operands;
+                                 for (std::size_t i = 0; i < n; ++i) operands.push_back(element_at<D>(out[i], target));
+                                 for (std::size_t i = 0; i < n; ++i) operands.push_back(element_at<D>(*args[n + 1 + i], u));
+                                 const auto updated = run_region(d, body, std::move(operands), outer);
+                                 for (std::size_t i = 0; i < n; ++i) copy_element<D>(out[i], target, updated.at(i), 0);
+                               });
+  return out;
+}
+
 // A stable merge sort of `order` by `less`, which may be any predicate: the result is always
 // a permutation (an inconsistent comparator gives an implementation-defined order, spec §sort).
 template <class Less>
@@ -304,6 +347,7 @@ std::vector<Value<D>> execute_region_op(const D& d, const Instruction& inst, con
       case Op::Reduce: return reduce_with_body(d, inst, args, outer);
       case Op::ReduceWindow: return {reduce_window_with_body(d, inst, args, outer)};
       case Op::SelectAndScatter: return {select_and_scatter_with_bodies(d, inst, args, outer)};
+      case Op::Scatter: return scatter_with_body(d, inst, args, outer);
       case Op::Sort: return sort(d, inst, args, outer);
       case Op::While: return while_loop(d, inst, args, outer);
       case Op::If: case Op::Case: return branch(d, inst, args, outer);

@@ -190,7 +190,8 @@ LoopStats run_function_loop(const Module& m, const Function& f, Backend& backend
         const Op body = region_binary_op(inst.regions[0], "all_reduce body");
         std::vector<const V*> operands;
         for (const auto& e : env) operands.push_back(&e.at(inst.operands[0]));
-        const ElementType element = inst.operand_types.at(0).element;  // integer folds wrap and order by it
+        // Integer folds wrap and order by the body's type, which may be wider (is_promotable).
+        const ElementType element = inst.regions[0].arguments.at(0).second.element;
         auto outs = exchange.all_reduce(groups, operands,
                                         [&](const std::vector<const V*>& in_order) { return backend.fold(body, element, in_order); });
         for (std::size_t i = 0; i < env.size(); ++i) {

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "ast/mlir_print.hpp"
+#include "interp/domain/ieee_typed.hpp"
 #include "interp/domain/rounding.hpp"
 #include "interp/ops/arithmetic.hpp"
 #include "interp/ops/integer.hpp"
@@ -33,6 +34,12 @@ std::size_t bytes_of(const Value<D>& v) {
 // the format's range is +-inf (bf16) or NaN (f8E4M3FN), the oracle's overflow policy.
 template <class D>
 Value<D> round_to_result_type(const D& d, ElementType element, Value<D>&& v) {
+  if constexpr (std::is_same_v<D, F64Domain>)
+    if (d.element_typed()) {  // the ieee domain: every float type is a rounding (interp/domain/ieee_typed.hpp)
+      if (is_float(element))
+        for (auto& x : std::get<Tensor<S<D>>>(v).data) x = round_to_element_type(x, element);
+      return std::move(v);
+    }
   if (element != ElementType::BF16 && element != ElementType::F8E4M3FN && element != ElementType::F16) return std::move(v);
   const LowPrecisionFormat f = element == ElementType::BF16   ? LowPrecisionFormat::BFloat16
                                : element == ElementType::F16 ? LowPrecisionFormat::Binary16
@@ -72,18 +79,24 @@ Value<D> execute_exactly(const D& d, const Instruction& inst, const std::vector<
   constexpr bool bound_analysis = requires(const S<D>& x) { d.compare_bits(CompareDirection::EQ, x, x); };
   if (bound_analysis && inst.op == Op::Scatter)  // its `set` body moved above; a combining one has no error model yet
     throw OpError("stablehlo.scatter with a combining update_computation is not supported in the " + d.name() + " domain");
-  if (inst.op == Op::Convert) return ops::convert(d, inst, *args[0]);
+  // Float arithmetic in D, or in the ieee domain that of the element type computed in: the
+  // result's for convert, constant and the contractions (which accumulate in it), else the operand's.
+  const bool result_typed = inst.op == Op::Convert || inst.op == Op::Constant || inst.op == Op::DotGeneral || inst.op == Op::Convolution;
+  const ElementType float_type = result_typed ? inst.result_type.element : arithmetic_element(inst);
+  if (inst.op == Op::Convert)
+    return with_float_arithmetic(d, float_type, [&](const auto& e) { return ops::convert(e, inst, *args[0]); });
   if (inst.op == Op::BitcastConvert) return ops::bitcast_convert(d, inst, *args[0]);
   const ElementType element = arithmetic_element(inst);
   if (inst.op == Op::Constant) {
     if (element == ElementType::I1) return ops::pred_constant(a.literal, inst.result_type);
     if (is_integer(element)) return ops::int_constant(a.literal, inst.result_type);
-    return ops::constant(d, a.literal, inst.result_type);
+    return with_float_arithmetic(d, element, [&](const auto& e) -> Value<D> { return ops::constant(e, a.literal, inst.result_type); });
   }
   if (inst.op == Op::Compare && a.compare_type == "TOTALORDER")  // floats only (the parser checks compare_type)
     return ops::compare_total_order(d, parse_compare_direction(a.comparison_direction), std::get<Tensor<S<D>>>(*args[0]),
                                     std::get<Tensor<S<D>>>(*args[1]));
-  if (is_float(element)) return ops::arithmetic<Value<D>>(d, inst, args, storage);
+  if (is_float(element))
+    return with_float_arithmetic(d, float_type, [&](const auto& e) { return ops::arithmetic<Value<D>>(e, inst, args, storage); });
   if (bound_analysis && !(element == ElementType::I1 && (inst.op == Op::And || inst.op == Op::Or)))
     throw OpError(std::string("stablehlo.") + op_name(inst.op) + " on " + to_string(element) + " values is not supported in the " +
                   d.name() + " domain");
@@ -136,7 +149,7 @@ struct DomainBackend {
   Value<D> fold(Op body, ElementType element, const std::vector<const Value<D>*>& in_order) const {
     if (element == ElementType::I1) return fold_in<PredTensor>(BoolDomain{}, body, in_order);
     if (is_integer(element)) return fold_in<IntTensor>(IntegerDomain(element), body, in_order);
-    return fold_in<Tensor<S<D>>>(d, body, in_order);
+    return with_float_arithmetic(d, element, [&](const auto& e) { return fold_in<Tensor<S<D>>>(e, body, in_order); });
   }
   template <class T, class E>
   static Value<D> fold_in(const E& e, Op body, const std::vector<const Value<D>*>& in_order) {

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "ast/mlir_parse.hpp"
+#include "interp/domain/ieee_typed.hpp"
 #include "interp/domain/rounding.hpp"
 #include "interp/ops/integer.hpp"
 #include "interp/ops/movement.hpp"
@@ -73,20 +74,7 @@ std::string index_text(const Shape& shape, std::int64_t flat) {
 }
 
 // The value as a number of the element type: the reference interpreter computes in that type.
-double round_to(ElementType t, double x) {
-  switch (t) {
-    case ElementType::F32: return static_cast<double>(static_cast<float>(x));
-    case ElementType::BF16: {
-      if (std::isnan(x)) return x;
-      const float f = static_cast<float>(x);
-      std::uint32_t bits = std::bit_cast<std::uint32_t>(f);
-      bits += 0x7FFFu + ((bits >> 16) & 1u);  // to nearest, ties to even
-      return static_cast<double>(std::bit_cast<float>(bits & 0xFFFF0000u));
-    }
-    case ElementType::F16: return ops::detail::binary16_value(ops::detail::binary16_bits_nearest(x));
-    default: return x;
-  }
-}
+double round_to(ElementType t, double x) { return round_to_element_type(x, t); }
 
 // Distance in units in the last place of the element type (StableHLO's Element.cpp): between
 // the bit patterns of |a| and |b|, their sum when the signs differ.

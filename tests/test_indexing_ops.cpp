@@ -4,6 +4,8 @@
 // domain, every check with a control that must fail.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "ast/mlir_print.hpp"
 #include "interp/bound/bound.hpp"
 #include "interp/cuda/backend.hpp"
@@ -232,17 +234,18 @@ TEST_CASE("scatter: set and add bodies, order of updates, skipped targets", "[in
       "tensor<2x3xi32>");
   CHECK(run_typed(E, window) == Strings{"0", "0", "1", "0", "0", "3"});
 
-  // A body of two ops is refused where it is written, naming the op.
-  std::string two_ops = scatter_1d("add", "i32", "[0]", "[[0]]", 1, "[1]", 1);
+  // A body of two ops runs as a program: (old + new) + new, so 10 + 2 * 3 = 16.
+  std::string two_ops = scatter_1d("add", "i32", "[10]", "[[0]]", 1, "[3]", 1);
   const std::string one_op = "  %c = stablehlo.add %old, %new : tensor<i32>\n";
   two_ops.replace(two_ops.find(one_op), one_op.size(),
                   "  %s = stablehlo.add %old, %new : tensor<i32>\n      %c = stablehlo.add %s, %new : tensor<i32>\n");
-  CHECK_THROWS_WITH(parse_module(two_ops, "test.mlir"), Catch::Contains("test.mlir:6:5: stablehlo.scatter:") &&
-                                                           Catch::Contains("multi-op update regions are not supported yet"));
-  // Arguments in the other order (update, current) would be another function: refused.
-  std::string swapped = scatter_1d("subtract", "i32", "[0]", "[[0]]", 1, "[1]", 1);
+  CHECK(run_typed(E, two_ops) == Strings{"16"});
+  CHECK(run_typed(F32, two_ops) == Strings{"16"});
+  CHECK(run_typed(E, scatter_1d("add", "i32", "[10]", "[[0]]", 1, "[3]", 1)) == Strings{"13"});  // control: one add
+  // Arguments in the other order (update - current) are another function, run as written.
+  std::string swapped = scatter_1d("subtract", "i32", "[10]", "[[0]]", 1, "[3]", 1);
   swapped.replace(swapped.find("%old, %new :"), 12, "%new, %old :");
-  CHECK_THROWS_WITH(parse_module(swapped, "test.mlir"), Catch::Contains("multi-op update regions"));
+  CHECK(run_typed(E, swapped) == Strings{"-7"});
   CHECK(run_typed(E, scatter_1d("subtract", "i32", "[10]", "[[0]]", 1, "[3]", 1)) == Strings{"7"});  // control: in order
 }
 
@@ -375,4 +378,126 @@ TEST_CASE("indexing ops print and parse back", "[indexing]") {
   // = [[3,4],[1,2]]; scatter multiplies row k[j] of g by g[j]: row 1 [1,2] *= [3,4] -> [3,8], row 0 [3,4] *= [1,2] -> [3,8].
   CHECK(run_typed(E, text) == Strings{"3", "8", "3", "8"});
   CHECK(run_typed(F32, printed) == Strings{"3", "8", "3", "8"});
+}
+
+namespace {
+
+// A rank-1 scatter of single elements whose update_computation is `body` (lines after
+// `^bb0(%old: tensor<B>, %new: tensor<B>):`, B the body's element type, which may be wider
+// than the input's), returning a tensor of the body's type.
+std::string scatter_1d_region(const std::string& body, const std::string& element, const std::string& body_element,
+                              const std::string& input, const std::string& indices, const std::string& updates) {
+  const auto count = [](const std::string& list) { return std::to_string(std::count(list.begin(), list.end(), ',') + 1); };
+  const std::string in = "tensor<" + count(input) + "x" + element + ">";
+  const std::string idx = "tensor<" + count(updates) + "x1xi32>";
+  const std::string upd = "tensor<" + count(updates) + "x" + element + ">";
+  const std::string out = "tensor<" + count(input) + "x" + body_element + ">";
+  const std::string b = "tensor<" + body_element + ">";
+  return program({constant("%x", input, in), constant("%i", indices, idx), constant("%u", updates, upd),
+                  "%r = \"stablehlo.scatter\"(%x, %i, %u) ({\n    ^bb0(%old: " + b + ", %new: " + b + "):\n" + body +
+                      "    }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], "
+                      "scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (" + in + ", " + idx + ", " + upd + ") -> " + out},
+                 out);
+}
+
+// new = old * 2 + update, of type T.
+std::string twice_plus(const std::string& t) {
+  return "      %two = stablehlo.constant dense<2> : " + t + "\n      %d = stablehlo.multiply %old, %two : " + t +
+         "\n      %s = stablehlo.add %d, %new : " + t + "\n      stablehlo.return %s : " + t + "\n";
+}
+
+// Two inputs scattered together (values and their ids): the update wins where its value is
+// greater, and brings its id (the running argmax of JAX's scatter-based segment ops).
+std::string scatter_argmax(const std::string& region_types) {
+  return "module @m {\n  func.func @f() -> (tensor<3xf32>, tensor<3xi32>) {\n"
+         "    %v = stablehlo.constant dense<[1.0, 5.0, 2.0]> : tensor<3xf32>\n"
+         "    %k = stablehlo.constant dense<[10, 11, 12]> : tensor<3xi32>\n"
+         "    %i = stablehlo.constant dense<[[0], [1], [0]]> : tensor<3x1xi32>\n"
+         "    %uv = stablehlo.constant dense<[4.0, 3.0, 0.5]> : tensor<3xf32>\n"
+         "    %uk = stablehlo.constant dense<[20, 21, 22]> : tensor<3xi32>\n"
+         "    %r:2 = \"stablehlo.scatter\"(%v, %k, %i, %uv, %uk) ({\n"
+         "    ^bb0(" + region_types + "):\n"
+         "      %gt = stablehlo.compare GT, %nv, %cv : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+         "      %mv = stablehlo.select %gt, %nv, %cv : tensor<i1>, tensor<f32>\n"
+         "      %mk = stablehlo.select %gt, %nk, %ck : tensor<i1>, tensor<i32>\n"
+         "      stablehlo.return %mv, %mk : tensor<f32>, tensor<i32>\n"
+         "    }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], "
+         "index_vector_dim = 1>} : (tensor<3xf32>, tensor<3xi32>, tensor<3x1xi32>, tensor<3xf32>, tensor<3xi32>) -> "
+         "(tensor<3xf32>, tensor<3xi32>)\n"
+         "    return %r#0, %r#1 : tensor<3xf32>, tensor<3xi32>\n  }\n}\n";
+}
+const std::string kArgmaxArguments = "%cv: tensor<f32>, %ck: tensor<i32>, %nv: tensor<f32>, %nk: tensor<i32>";
+
+}  // namespace
+
+TEST_CASE("scatter: an update_computation of several ops runs as a program, in row-major update order", "[indexing][scatter_body]") {
+  // [1, 2, 3], targets 0, 2, 0 with 10, 20, 30: x[0] = 1*2+10 = 12, x[2] = 3*2+20 = 26, then
+  // x[0] = 12*2+30 = 54.
+  const std::string i32 = scatter_1d_region(twice_plus("tensor<i32>"), "i32", "i32", "[1, 2, 3]", "[[0], [2], [0]]", "[10, 20, 30]");
+  CHECK(run_typed(E, i32) == Strings{"54", "2", "26"});
+  CHECK(run_typed(F32, i32) == Strings{"54", "2", "26"});
+  CHECK(run_typed(E, i32) != Strings{"74", "2", "26"});  // control: the last update first (1*2+30, then *2+10)
+  const std::string f32 = scatter_1d_region(twice_plus("tensor<f32>"), "f32", "f32", "[1.0, 2.0, 3.0]", "[[0], [2], [0]]", "[10.0, 20.0, 30.0]");
+  CHECK(run_typed(F32, f32) == Strings{"54", "2", "26"});
+  CHECK(run_typed(E, f32) == Strings{"54", "2", "26"});
+  CHECK(run_typed(IntervalDomain(64), f32) == Strings{"[5.4e1, 5.4e1]", "[2.0, 2.0]", "[2.6e1, 2.6e1]"});
+  // An out-of-bounds target (5) is skipped by the region path too.
+  CHECK(run_typed(E, scatter_1d_region(twice_plus("tensor<i32>"), "i32", "i32", "[1, 2]", "[[5], [1]]", "[7, 8]")) ==
+        Strings{"1", "12"});
+  // The region reads a value of the function (a capture): new = old + update * %k.
+  const std::string captured = program(
+      {constant("%x", "[1, 1]", "tensor<2xi32>"), constant("%i", "[[1]]", "tensor<1x1xi32>"), constant("%u", "[5]", "tensor<1xi32>"),
+       constant("%k", "3", "tensor<i32>"),
+       "%r = \"stablehlo.scatter\"(%x, %i, %u) ({\n    ^bb0(%old: tensor<i32>, %new: tensor<i32>):\n"
+       "      %m = stablehlo.multiply %new, %k : tensor<i32>\n      %s = stablehlo.add %old, %m : tensor<i32>\n"
+       "      stablehlo.return %s : tensor<i32>\n    }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], "
+       "scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<2xi32>, tensor<1x1xi32>, tensor<1xi32>) -> tensor<2xi32>"},
+      "tensor<2xi32>");
+  CHECK(run_typed(E, captured) == Strings{"1", "16"});
+  // The bound domain has no error model for a region run as a program.
+  CHECK_THROWS_WITH(run_typed(BoundDomain(float_profile("ieee")), f32), Catch::Contains("not supported in the"));
+}
+
+TEST_CASE("scatter: several inputs and updates scattered together (variadic)", "[indexing][scatter_body]") {
+  // Target 0: 4 > 1 takes (4, 20); target 1: 3 > 5 fails, keeps (5, 11); target 0: 0.5 > 4 fails.
+  const std::string text = scatter_argmax(kArgmaxArguments);
+  CHECK(run_typed_all(F32, text) == std::vector<Strings>{{"4", "5", "2"}, {"20", "11", "12"}});
+  CHECK(run_typed_all(E, text) == std::vector<Strings>{{"4", "5", "2"}, {"20", "11", "12"}});
+  // control: with the updates taken as the current values (a swapped argument order) the
+  // last update of target 0 would lose to 4 and win over 1: another result.
+  CHECK(run_typed_all(E, text) != std::vector<Strings>{{"0.5", "5", "2"}, {"22", "11", "12"}});
+  // It prints and parses back to the same program.
+  const std::string printed = print_module(parse_module(text, "test.mlir"));
+  CHECK(print_module(parse_module(printed, "again.mlir")) == printed);
+  CHECK(run_typed_all(E, printed) == std::vector<Strings>{{"4", "5", "2"}, {"20", "11", "12"}});
+
+  // The region must take the inputs' types in order (current values, then updates).
+  CHECK_THROWS_WITH(parse_module(scatter_argmax("%cv: tensor<f32>, %nv: tensor<f32>, %ck: tensor<i32>, %nk: tensor<i32>"), "v.mlir"),
+                    Catch::Contains("v.mlir:8:") && Catch::Contains("stablehlo.scatter:") && Catch::Contains("(C23)"));
+  std::string two_updates_of_one = text;
+  two_updates_of_one.replace(two_updates_of_one.find("(%v, %k, %i, %uv, %uk)"), 22, "(%v, %k, %i, %uv)");
+  const std::string five_types = "(tensor<3xf32>, tensor<3xi32>, tensor<3x1xi32>, tensor<3xf32>, tensor<3xi32>) ->";
+  two_updates_of_one.replace(two_updates_of_one.find(five_types), five_types.size(),
+                             "(tensor<3xf32>, tensor<3xi32>, tensor<3x1xi32>, tensor<3xf32>) ->");
+  CHECK_THROWS_WITH(parse_module(two_updates_of_one, "v.mlir"), Catch::Contains("takes N inputs, scatter_indices and N updates"));
+}
+
+TEST_CASE("scatter: the update_computation may compute in a wider type (is_promotable)", "[indexing][promotable]") {
+  // i8 input [100], two updates of 100 at index 0 summed in i32: 300, which i8 would wrap to 44.
+  const std::string add = "      %s = stablehlo.add %old, %new : tensor<i32>\n      stablehlo.return %s : tensor<i32>\n";
+  CHECK(run_typed(E, scatter_1d_region(add, "i8", "i32", "[100, 1]", "[[0], [0]]", "[100, 100]")) == Strings{"300", "1"});
+  CHECK(run_typed(F32, scatter_1d_region(add, "i8", "i32", "[100, 1]", "[[0], [0]]", "[100, 100]")) == Strings{"300", "1"});
+  const std::string add8 = "      %s = stablehlo.add %old, %new : tensor<i8>\n      stablehlo.return %s : tensor<i8>\n";
+  CHECK(run_typed(E, scatter_1d_region(add8, "i8", "i8", "[100, 1]", "[[0], [0]]", "[100, 100]")) == Strings{"44", "1"});  // control
+  // A narrower body, another kind, or a result of the input's type are refused, located.
+  const std::string add16 = "      %s = stablehlo.add %old, %new : tensor<i16>\n      stablehlo.return %s : tensor<i16>\n";
+  CHECK_THROWS_WITH(parse_module(scatter_1d_region(add8, "i16", "i8", "[1]", "[[0]]", "[1]"), "n.mlir"),
+                    Catch::Contains("n.mlir:6:5: stablehlo.scatter:") && Catch::Contains("or a wider type of its kind"));
+  const std::string addf = "      %s = stablehlo.add %old, %new : tensor<f32>\n      stablehlo.return %s : tensor<f32>\n";
+  CHECK_THROWS_WITH(parse_module(scatter_1d_region(addf, "i16", "f32", "[1]", "[[0]]", "[1]"), "n.mlir"),
+                    Catch::Contains("or a wider type of its kind"));
+  std::string result_narrow = scatter_1d_region(add16, "i8", "i16", "[1]", "[[0]]", "[1]");
+  result_narrow.replace(result_narrow.rfind("-> tensor<1xi16>"), 16, "-> tensor<1xi8>");
+  CHECK_THROWS_WITH(parse_module(result_narrow, "n.mlir"), Catch::Contains("result 0 must be tensor<1xi16>"));
+  CHECK_NOTHROW(parse_module(scatter_1d_region(add16, "i8", "i16", "[1]", "[[0]]", "[1]"), "n.mlir"));  // control
 }

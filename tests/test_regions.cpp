@@ -325,3 +325,94 @@ TEST_CASE("the verifier checks region signatures with located errors", "[regions
   for (const std::string& good : {case_program("1", "true"), fori_program("3", "1.0"), argmax_program("[[1.0, 2.0, 3.0, 4.0], [4.0, 3.0, 2.0, 1.0]]")})
     CHECK(parse_error_of(good).empty());
 }
+
+namespace {
+
+// One i8 reduction computed in `body` (i8 or i16, ... : is_promotable lets the body be wider):
+// the region adds its two arguments in that type.
+std::string add_region(const std::string& body) {
+  const std::string s = "tensor<" + body + ">";
+  return "({\n    ^bb0(%a: " + s + ", %b: " + s + "):\n      %c = stablehlo.add %a, %b : " + s + "\n      stablehlo.return %c : " + s +
+         "\n    })";
+}
+
+}  // namespace
+
+TEST_CASE("region bodies in a wider element type than the operands (is_promotable)", "[regions][promotable]") {
+  // 100 + 100 + 100 = 300 in i32; in i8 it wraps to 300 - 256 = 44.
+  auto reduce = [](const std::string& body, const std::string& input = "i8") {
+    return program({"%x = stablehlo.constant dense<[100, 100, 100]> : tensor<3x" + input + ">",
+                    "%z = stablehlo.constant dense<0> : tensor<" + input + ">",
+                    "%r = \"stablehlo.reduce\"(%x, %z) " + add_region(body) + " {dimensions = array<i64: 0>} : (tensor<3x" + input +
+                        ">, tensor<" + input + ">) -> tensor<" + body + ">"},
+                   "tensor<" + body + ">");
+  };
+  CHECK(run_typed(E, reduce("i32")) == Strings{"300"});
+  CHECK(run_typed(F32, reduce("i32")) == Strings{"300"});
+  CHECK(run_typed(E, reduce("i8")) == Strings{"44"});  // control: the narrow body wraps
+  // Floats: 2^24 + 1 + 1 in an f64 body is exact; an f32 body loses both ones (ties to even).
+  auto reduce_f = [](const std::string& body) {
+    return program({"%x = stablehlo.constant dense<[16777216.0, 1.0, 1.0]> : tensor<3xf32>", "%z = stablehlo.constant dense<0.0> : tensor<f32>",
+                    "%r = \"stablehlo.reduce\"(%x, %z) " + add_region(body) + " {dimensions = array<i64: 0>} : (tensor<3xf32>, tensor<f32>) -> tensor<" +
+                        body + ">"},
+                   "tensor<" + body + ">");
+  };
+  CHECK(run_typed(F64, reduce_f("f64")) == Strings{"16777218"});
+  CHECK(run_typed(F64, reduce_f("f32")) == Strings{"16777218"});  // the f64 domain computes every type in double
+  CHECK(run_typed(E, reduce_f("f64")) == Strings{"16777218"});
+
+  // reduce_window over windows of 2 (stride 1): [100+100, 100+100] = [200, 200]; in i8 -56.
+  auto window = [](const std::string& body) {
+    return program({"%x = stablehlo.constant dense<[100, 100, 100]> : tensor<3xi8>", "%z = stablehlo.constant dense<0> : tensor<i8>",
+                    "%r = \"stablehlo.reduce_window\"(%x, %z) " + add_region(body) +
+                        " {window_dimensions = array<i64: 2>} : (tensor<3xi8>, tensor<i8>) -> tensor<2x" + body + ">"},
+                   "tensor<2x" + body + ">");
+  };
+  CHECK(run_typed(E, window("i16")) == Strings{"200", "200"});
+  CHECK(run_typed(E, window("i8")) == Strings{"-56", "-56"});  // control
+
+  // select_and_scatter: windows [1, 5] and [5, 2] both select the 5; its two sources of 100
+  // add up to 200 at index 1 in an i16 scatter body (-56 in i8).
+  auto sas = [](const std::string& body) {
+    return program({"%x = stablehlo.constant dense<[1, 5, 2]> : tensor<3xi8>", "%s = stablehlo.constant dense<[100, 100]> : tensor<2xi8>",
+                    "%z = stablehlo.constant dense<0> : tensor<i8>",
+                    "%r = \"stablehlo.select_and_scatter\"(%x, %s, %z) ({\n    ^bb0(%a: tensor<i8>, %b: tensor<i8>):\n"
+                    "      %p = stablehlo.compare GE, %a, %b : (tensor<i8>, tensor<i8>) -> tensor<i1>\n"
+                    "      stablehlo.return %p : tensor<i1>\n    }, " + add_region(body).substr(1) +
+                        " {window_dimensions = array<i64: 2>, window_strides = array<i64: 1>} : (tensor<3xi8>, tensor<2xi8>, tensor<i8>) -> "
+                        "tensor<3x" + body + ">"},
+                   "tensor<3x" + body + ">");
+  };
+  CHECK(run_typed(E, sas("i16")) == Strings{"0", "200", "0"});
+  CHECK(run_typed(E, sas("i8")) == Strings{"0", "-56", "0"});  // control
+
+  // all_reduce over two replicas holding 100 each: 200 in an i16 body.
+  auto all_reduce = [](const std::string& body) {
+    return program({"%x = stablehlo.constant dense<[100]> : tensor<1xi8>",
+                    "%r = \"stablehlo.all_reduce\"(%x) " + add_region(body) +
+                        " {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<1xi8>) -> tensor<1x" + body + ">"},
+                   "tensor<1x" + body + ">");
+  };
+  auto on_two_replicas = [](const std::string& text) {
+    RunOptions o;
+    o.replicas = 2;
+    const auto result = run_program(parse_module(text, "ar.mlir"), E, {{}, {}}, o);
+    return integer_to_string(std::get<IntTensor>(result.outputs.at(1).at(0)).data.at(0), true);
+  };
+  CHECK(on_two_replicas(all_reduce("i16")) == "200");
+  CHECK(on_two_replicas(all_reduce("i8")) == "-56");  // control
+
+  // The verifier: a narrower body, another kind, a result not of the body's type, located.
+  CHECK_THROWS_WITH(parse_module(reduce("i32", "i64"), "p.mlir"),
+                    Catch::Contains("p.mlir:5:5: stablehlo.reduce:") && Catch::Contains("is_promotable, C6"));
+  CHECK_THROWS_WITH(parse_module(window("f32"), "p.mlir"),
+                    Catch::Contains("p.mlir:5:5: stablehlo.reduce_window:") && Catch::Contains("not i8 or a wider type of its kind"));
+  CHECK_THROWS_WITH(parse_module(replaced(window("i16"), "tensor<i8>) -> tensor<2xi16>", "tensor<i8>) -> tensor<2xi8>"), "p.mlir"),
+                    Catch::Contains("stablehlo.reduce_window:"));
+  CHECK_THROWS_WITH(parse_module(replaced(all_reduce("i16"), "(tensor<1xi8>) -> tensor<1xi16>", "(tensor<1xi8>) -> tensor<1xi8>"), "p.mlir"),
+                    Catch::Contains("stablehlo.all_reduce:"));
+  CHECK_THROWS_WITH(parse_module(sas("i1"), "p.mlir"), Catch::Contains("p.mlir:6:5: stablehlo.select_and_scatter:"));
+  CHECK_THROWS_WITH(parse_module(reduce("ui32"), "p.mlir"), Catch::Contains("is_promotable"));  // signed into unsigned
+  CHECK(run_typed(E, reduce("i16", "ui8")) == Strings{"300"});  // every ui8 is an i16
+  CHECK_NOTHROW(parse_module(reduce("i64"), "p.mlir"));  // control: a wider body of the kind
+}

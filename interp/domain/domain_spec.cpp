@@ -22,6 +22,7 @@ AnyDomain parse_domain(std::string_view spec) {
   if (spec == "exact") return ExactDomain{};
   if (spec == "f64") return F64Domain{};
   if (spec == "f32") return F32Domain{};
+  if (spec == "ieee") return F64Domain::element_typed_domain();
   if (spec.substr(0, 9) == "interval:") return IntervalDomain(parse_bits(spec, spec.substr(9)));
   if (spec.substr(0, 5) == "mpfr:") return MpfrDomain(parse_bits(spec, spec.substr(5)));
   throw DomainError("unknown domain '" + std::string(spec) + "'; expected " + kDomainForms);

@@ -1,4 +1,7 @@
-// Choosing a domain at run time: "exact", "interval:P", "mpfr:P", "f64", "f32".
+// Choosing a domain at run time: "exact", "interval:P", "mpfr:P", "f64", "f32", "ieee".
+// `ieee` is the f64 domain's type with a flag: the interpreter computes each float tensor in
+// its element type's arithmetic (interp/domain/ieee_typed.hpp), so every command that takes a
+// domain runs it without instantiating a sixth domain.
 #pragma once
 
 #include <string>
@@ -24,7 +27,9 @@ inline constexpr long kMinPrecisionBits = 2;
 inline constexpr long kMaxPrecisionBits = 16384;
 
 /// The accepted forms, for --help.
-inline constexpr const char* kDomainForms = "exact | interval:P | mpfr:P | f64 | f32  (P: bits from 2 to 16384, e.g. 256)";
+inline constexpr const char* kDomainForms =
+    "exact | interval:P | mpfr:P | f64 | f32 | ieee  (P: bits from 2 to 16384, e.g. 256; ieee: each float type in its own "
+    "arithmetic, f16 and bf16 rounded after every operation, as StableHLO's interpreter)";
 
 /// Calls f(domain) with the concrete domain type: the one place where a run-time choice
 /// becomes a compile-time one.

@@ -22,7 +22,7 @@ std::uint64_t double_bits(double x) {
 
 template <class T>
 std::string IeeeDomain<T>::name() const {
-  return std::is_same_v<T, float> ? "f32" : "f64";
+  return std::is_same_v<T, float> ? "f32" : element_typed_ ? "ieee" : "f64";
 }
 
 template <class T>

@@ -21,6 +21,7 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "interp/domain/domain.hpp"
 #include "interp/domain/rational.hpp"
@@ -78,11 +79,25 @@ class IeeeDomain {
   Scalar expm1(Scalar a) const { return static_cast<T>(std::expm1(static_cast<double>(a))); }
   Scalar pow(Scalar a, Scalar b) const { return static_cast<T>(std::pow(static_cast<double>(a), static_cast<double>(b))); }
   Scalar rem(Scalar a, Scalar b) const { return std::fmod(a, b); }
+  /// The `ieee` domain (interp/domain/ieee_typed.hpp): an f64 domain whose float tensors the
+  /// interpreter computes in the arithmetic of their element type. Only for T = double.
+  static IeeeDomain element_typed_domain()
+    requires std::is_same_v<T, double>
+  {
+    IeeeDomain d;
+    d.element_typed_ = true;
+    return d;
+  }
+  bool element_typed() const { return element_typed_; }
+
   Truncated truncate(Scalar a) const {
     if (std::isnan(a)) return {Truncated::Kind::NaN, {}};
     if (std::isinf(a)) return {a > 0 ? Truncated::Kind::PosInf : Truncated::Kind::NegInf, {}};
     return {Truncated::Kind::Finite, numerator(rational_from_double(std::trunc(a)))};
   }
+
+ private:
+  bool element_typed_ = false;
 };
 
 using F32Domain = IeeeDomain<float>;

@@ -52,7 +52,8 @@ std::vector<S> pack(const Tensor<S>& in, const std::vector<std::int64_t>& a, con
 template <class D>
 void matmul_block(const D& d, const typename D::Scalar* A, const typename D::Scalar* B, typename D::Scalar* C,
                   std::int64_t M, std::int64_t K, std::int64_t N) {
-  if constexpr (std::is_floating_point_v<typename D::Scalar>) {
+  // (Not for the ieee domain's element-typed arithmetic, which rounds after every operation.)
+  if constexpr (std::is_floating_point_v<typename D::Scalar> && !requires { d.element(); }) {
     (void)d;
     matmul_accumulate(A, B, C, M, K, N);
   } else if constexpr (requires { d.matmul_accumulate(A, B, C, M, K, N); }) {

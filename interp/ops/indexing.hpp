@@ -132,24 +132,39 @@ Tensor<E> gather(const Tensor<E>& operand, const Tensor<std::int64_t>& indices, 
   return Tensor<E>(result_shape, std::move(out));
 }
 
-// #scatter of one input: a copy of `input` where, for every update index in row-major order
-// (the spec leaves the order to the implementation; this one makes repeated targets
-// deterministic), `update(target, u)` combines the element at the spec's result_index with
-// the update. An update whose result_index is out of bounds is skipped, element by element
-// as the spec's `exec` says (so a window partly outside keeps its inside elements).
+/// The spec's scatter loop without its update: for every update index in row-major order
+/// (the spec leaves the order to the implementation; this one makes repeated targets
+/// deterministic), `visit(target, u)` with the flat index of the spec's result_index in the
+/// input and the flat update index. An update whose result_index is out of bounds is skipped,
+/// element by element as the spec's `exec` says (so a window partly outside keeps its inside
+/// elements).
+template <class Visit>
+void for_each_scatter_target(const Shape& input, const Tensor<std::int64_t>& indices, const Shape& updates,
+                             const IndexingDimensionNumbers& dn, Visit visit) {
+  const IndexMap map(dn, input, indices, updates.size());
+  auto as_is = [](std::size_t, std::int64_t s) { return s; };
+  const auto strides = row_major_strides(input);
+  std::vector<std::int64_t> target;
+  const std::int64_t n = num_elements(updates);
+  for (std::int64_t u = 0; u < n; ++u) {
+    if (!map.operand_index(unravel(updates, u), as_is, target)) continue;
+    bool inside = true;
+    for (std::size_t d = 0; d < target.size(); ++d) inside = inside && target[d] >= 0 && target[d] < input[d];
+    if (!inside) continue;
+    std::int64_t flat = 0;
+    for (std::size_t d = 0; d < target.size(); ++d) flat += target[d] * strides[d];
+    visit(flat, u);
+  }
+}
+
+// #scatter of one input with a combiner the interpreter knows (a `set` or one binary op):
+// a copy of `input` where `update(target, u)` combines each in-bounds target with its update.
 template <class E, class Update>
 Tensor<E> scatter(const Tensor<E>& input, const Tensor<std::int64_t>& indices, const Tensor<E>& updates,
                   const IndexingDimensionNumbers& dn, Update update) {
   Tensor<E> out(input.shape, copied(input.data));
-  const IndexMap map(dn, input.shape, indices, updates.shape.size());
-  auto as_is = [](std::size_t, std::int64_t s) { return s; };
-  std::vector<std::int64_t> target;
-  for (std::int64_t u = 0; u < updates.size(); ++u) {
-    if (!map.operand_index(unravel(updates.shape, u), as_is, target)) continue;
-    bool inside = true;
-    for (std::size_t d = 0; d < target.size(); ++d) inside = inside && target[d] >= 0 && target[d] < input.shape[d];
-    if (inside) update(out.at(target), updates[u]);
-  }
+  for_each_scatter_target(input.shape, indices, updates.shape, dn,
+                          [&](std::int64_t target, std::int64_t u) { update(out[target], updates[u]); });
   return out;
 }
 
