@@ -73,7 +73,7 @@ TEST_CASE("module forms: named, unnamed, with attributes, bare functions", "[mli
 }
 
 TEST_CASE("modules print in MLIR's form and read back equal", "[mlir_module]") {
-  for (const std::string text : {std::string(kJaxModule),
+  for (const std::string& text : {std::string(kJaxModule),
                                  std::string("func.func @a() {\n  %c = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
                                              "  check.expect_almost_eq_const %c, dense<[1.0, 2.0]>, tolerance = 0.01 : tensor<2xf32>\n"
                                              "  check.expect_close %c, %c, max_ulp_difference = 3, min_ulp_difference = 1 : tensor<2xf32>, tensor<2xf32>\n"
