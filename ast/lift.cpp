@@ -12,6 +12,23 @@ namespace shlo {
 
 namespace {
 
+// A line that module assembly writes around the AST (SHLO_SEMANTICS.md 2.7) rather than a
+// constructor: the printer's constructors number their results %v0, %v1, ... (and the
+// data-parallel node %armean...), so a named result was written by hand. Empty when the line
+// is not of that kind (its reason is then the templates').
+std::string hand_written_reason(const Instruction& inst, bool after_nodes) {
+  const std::string& name = inst.result;
+  const bool numbered = name.size() > 2 && name.compare(0, 2, "%v") == 0 &&
+                        name.find_first_not_of("0123456789", 2) == std::string::npos;
+  if (numbered || name.compare(0, 7, "%armean") == 0) return "";
+  if (!after_nodes && inst.op == Op::Constant)
+    return "a named constant of the module's prelude (" + name + "), written by module assembly, not by a constructor";
+  if (after_nodes)
+    return "a named value (" + name + ") after the emitted nodes: the hand-written report-only lines (the loss) of module "
+           "assembly, not a constructor";
+  return "a named value (" + name + "): written by hand, not by a constructor (constructors number their results %vN)";
+}
+
 struct Candidate {
   const CtorSpec* spec;
   const Template* tmpl;
@@ -245,6 +262,9 @@ Lifted lift(const Module& m) {
     r.items.push_back({nullptr, -1, text[i].substr(0, text[i].size() - 1)});
     const std::string line = text[i].substr(0, text[i].find('\n'));
     report.verbatim_lines.push_back(line);
+    // A named result was written by hand: that says more than a template's refusal (which can
+    // only be that the names are not %vN).
+    if (std::string hand = hand_written_reason(*inst, report.as_nodes > 0); !hand.empty()) refused = hand;
     if (refused.empty()) {
       refused = "no constructor's template matches here";
       if (nearest && nearest_lines > 0)

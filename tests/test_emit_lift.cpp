@@ -285,12 +285,35 @@ TEST_CASE("lift never fails: a line a template matches at another batch stays ve
 }
 
 TEST_CASE("lift: a line no template explains stays verbatim and says so", "[lift]") {
-  const std::string text = module_text("%x: tensor<2x3xf32>", "tensor<2x3xf32>", "    %q = stablehlo.negate %x : tensor<2x3xf32>\n", "%q");
+  const std::string text = module_text("%x: tensor<2x3xf32>", "tensor<2x3xf32>", "    %v0 = stablehlo.negate %x : tensor<2x3xf32>\n", "%v0");
   const Lifted l = lift(parse_module(text));
   CHECK(emit_render(l.render) == text);
   REQUIRE(l.report.why.size() == 1);
   CHECK(l.report.why[0].reason == "no constructor's template matches here");
   CHECK(l.report.node_share() == 0.0);
+}
+
+TEST_CASE("lift: lines that module assembly writes by hand are named as such", "[lift]") {
+  // A prelude constant, one constructor node (expe), a loss-like line after it, and the same
+  // named line before any node. Constructors number their results %vN; a named result is
+  // the printer's hand-written text (SHLO_SEMANTICS.md 2.7).
+  const std::string text = module_text("%x: tensor<2x3xf32>", "tensor<2x3xf32>",
+                                       "    %zb3 = stablehlo.constant dense<0.0> : tensor<3xf32>\n"
+                                       "    %q = stablehlo.negate %x : tensor<2x3xf32>\n"
+                                       "    %v0 = stablehlo.exponential %x : tensor<2x3xf32>\n"
+                                       "    %lneg = stablehlo.negate %v0 : tensor<2x3xf32>\n"
+                                       "    %csum = stablehlo.negate %lneg : tensor<2x3xf32>\n",
+                                       "%v0");
+  const Lifted l = lift(parse_module(text));
+  CHECK(emit_render(l.render) == text);
+  CHECK(l.report.as_nodes == 1);
+  REQUIRE(l.report.why.size() == 4);
+  CHECK(l.report.why[0].reason == "a named constant of the module's prelude (%zb3), written by module assembly, not by a constructor");
+  CHECK(l.report.why[1].reason == "a named value (%q): written by hand, not by a constructor (constructors number their results %vN)");
+  CHECK(l.report.why[2].reason ==
+        "a named value (%lneg) after the emitted nodes: the hand-written report-only lines (the loss) of module assembly, not a constructor");
+  CHECK(l.report.why[3].reason ==
+        "a named value (%csum) after the emitted nodes: the hand-written report-only lines (the loss) of module assembly, not a constructor");
 }
 
 TEST_CASE("the registry: every row is consistent (strings, inputs, literals, lengths, templates)", "[registry]") {
