@@ -1,5 +1,7 @@
 #include "ast/indexing.hpp"
 
+#include "ast/regions.hpp"
+
 namespace shlo {
 
 std::optional<ScatterCombiner> scatter_combiner(const Region& r) {
@@ -13,13 +15,8 @@ std::optional<ScatterCombiner> scatter_combiner(const Region& r) {
   if (r.body.size() != 1) return std::nullopt;
   const Instruction& inst = r.body[0];
   if (inst.result != r.results[0] || inst.operands != std::vector<std::string>{current, update}) return std::nullopt;
-  switch (inst.op) {
-    case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
-    case Op::And: case Op::Or: case Op::Xor:
-      return ScatterCombiner{false, inst.op};
-    default:
-      return std::nullopt;
-  }
+  if (!is_kernel_combiner(inst.op)) return std::nullopt;
+  return ScatterCombiner{false, inst.op};
 }
 
 namespace {

@@ -62,10 +62,4 @@ Call ModuleParser::call() {
   return c;
 }
 
-std::string type_list(const std::vector<TensorType>& ts) {
-  std::string s;
-  for (std::size_t i = 0; i < ts.size(); ++i) s += (i ? ", " : "") + to_string(ts[i]);
-  return s;
-}
-
 }  // namespace shlo

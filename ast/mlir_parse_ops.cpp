@@ -282,7 +282,13 @@ void PrettyReader::read() {
     case Op::Scatter:
       l_.fail_at(op_.op_location, full_name(op) + " is written in the generic form \"" + full_name(op) +
                                       "\"(...) ({ region }) {attributes}");
-    default:
+    // Read before this switch (the elementwise ops, convert, bitcast_convert).
+    case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
+    case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log: case Op::Sqrt:
+    case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Convert: case Op::Not: case Op::Xor: case Op::Power:
+    case Op::Remainder: case Op::Sign: case Op::Floor: case Op::Ceil: case Op::RoundNearestEven:
+    case Op::RoundNearestAfz: case Op::Sine: case Op::Cosine: case Op::LogPlusOne: case Op::ExponentialMinusOne:
+    case Op::BitcastConvert: case Op::ShiftLeft: case Op::ShiftRightArithmetic: case Op::ShiftRightLogical:
       l_.fail_at(op_.op_location, full_name(op) + " has no pretty form here");
   }
 }
@@ -536,7 +542,17 @@ Instruction bind(OpParseContext& cx, OpSyntax& op) {
                                      to_string(inst.operand_types[0]) +
                                      (is_float(inst.operand_types[0].element) ? " (floats compare as FLOAT or TOTALORDER)" : ""));
       break;
-    default:
+    // No attribute check of their own.
+    case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
+    case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log: case Op::Sqrt:
+    case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Select: case Op::Convert: case Op::Iota:
+    case Op::BroadcastInDim: case Op::Reshape: case Op::Transpose: case Op::Reverse: case Op::Pad:
+    case Op::Concatenate: case Op::DotGeneral: case Op::ReduceWindow: case Op::SelectAndScatter: case Op::AllReduce:
+    case Op::Not: case Op::Xor: case Op::Power: case Op::Remainder: case Op::Sign: case Op::Floor: case Op::Ceil:
+    case Op::RoundNearestEven: case Op::RoundNearestAfz: case Op::Sine: case Op::Cosine: case Op::LogPlusOne:
+    case Op::ExponentialMinusOne: case Op::Clamp: case Op::BitcastConvert: case Op::While: case Op::If: case Op::Case:
+    case Op::DynamicSlice: case Op::DynamicUpdateSlice: case Op::Gather: case Op::Scatter: case Op::ShiftLeft:
+    case Op::ShiftRightArithmetic: case Op::ShiftRightLogical:
       break;
   }
   const bool takes_regions = inst.op == Op::ReduceWindow || inst.op == Op::SelectAndScatter || inst.op == Op::AllReduce ||

@@ -91,7 +91,4 @@ class ModuleParser : public OpParseContext {
   AttributeAliases aliases_;
 };
 
-/// "tensor<2xf32>, tensor<f32>" for messages.
-std::string type_list(const std::vector<TensorType>& types);
-
 }  // namespace shlo

@@ -14,7 +14,6 @@ std::string join(const std::vector<std::int64_t>& v) {
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
   return s;
 }
-std::string list(const std::vector<std::int64_t>& v) { return "[" + join(v) + "]"; }
 std::string i64_array(const std::vector<std::int64_t>& v) {
   return v.empty() ? "array<i64>" : "array<i64: " + join(v) + ">";
 }
@@ -28,19 +27,14 @@ std::string dense_pairs(const std::vector<std::pair<std::int64_t, std::int64_t>>
   return "dense<" + pairs(v) + "> : tensor<" + std::to_string(v.size()) + "x2xi64>";
 }
 
-std::string types(const std::vector<TensorType>& ts) {
-  std::string s;
-  for (std::size_t i = 0; i < ts.size(); ++i) s += (i ? ", " : "") + to_string(ts[i]);
-  return s;
-}
 std::string names(const std::vector<std::string>& ns) {
   std::string s;
   for (std::size_t i = 0; i < ns.size(); ++i) s += (i ? ", " : "") + ns[i];
   return s;
 }
 std::string functional(const Instruction& inst) {
-  const std::string results = inst.result_types.empty() ? to_string(inst.result_type) : "(" + types(inst.result_types) + ")";
-  return " : (" + types(inst.operand_types) + ") -> " + results;
+  const std::string results = inst.result_types.empty() ? to_string(inst.result_type) : "(" + type_list(inst.result_types) + ")";
+  return " : (" + type_list(inst.operand_types) + ") -> " + results;
 }
 
 // The labels of one side of convolution dimension numbers: [b, f, 0, 1].
@@ -79,7 +73,7 @@ void print_region(const Region& r, int indent, std::ostringstream& out) {
     out << "):\n";
   }
   for (const auto& inst : r.body) out << print_instruction(inst, indent + 2);
-  out << pad << "  stablehlo.return " << names(r.results) << " : " << types(r.result_types) << "\n";
+  out << pad << "  stablehlo.return " << names(r.results) << " : " << type_list(r.result_types) << "\n";
 }
 
 // `"stablehlo.OP"(%a, ...) ({ region }, ...) {attributes} : (T...) -> R`: the generic form, for
@@ -103,7 +97,7 @@ std::string indexing_attribute(Op op, const IndexingDimensionNumbers& d) {
   const IndexingFieldNames& n = indexing_field_names(op);
   std::vector<std::string> fields;
   for (std::size_t i = 0; i < n.lists.size(); ++i)
-    if (!indexing_list(d, i).empty()) fields.push_back(std::string(n.lists[i]) + " = " + list(indexing_list(d, i)));
+    if (!indexing_list(d, i).empty()) fields.push_back(std::string(n.lists[i]) + " = " + integer_list(indexing_list(d, i)));
   if (d.index_vector_dim != 0) fields.push_back(std::string(n.index_vector_dim) + " = " + std::to_string(d.index_vector_dim));
   return std::string(op == Op::Scatter ? "#stablehlo.scatter<" : "#stablehlo.gather<") + names(fields) + ">";
 }
@@ -153,10 +147,10 @@ std::string print_instruction(const Instruction& inst, int indent) {
       break;
     case Op::BroadcastInDim:
     case Op::Transpose:
-      out << op << " " << ops[0] << ", dims = " << list(a.dimensions) << functional(inst);
+      out << op << " " << ops[0] << ", dims = " << integer_list(a.dimensions) << functional(inst);
       break;
     case Op::Reverse:
-      out << op << " " << ops[0] << ", dims = " << list(a.dimensions) << " : " << to_string(inst.result_type);
+      out << op << " " << ops[0] << ", dims = " << integer_list(a.dimensions) << " : " << to_string(inst.result_type);
       break;
     case Op::Reshape:
     case Op::Convert:
@@ -172,8 +166,8 @@ std::string print_instruction(const Instruction& inst, int indent) {
       break;
     }
     case Op::Pad:
-      out << op << " " << ops[0] << ", " << ops[1] << ", low = " << list(a.edge_padding_low) << ", high = "
-          << list(a.edge_padding_high) << ", interior = " << list(a.interior_padding) << functional(inst);
+      out << op << " " << ops[0] << ", " << ops[1] << ", low = " << integer_list(a.edge_padding_low) << ", high = "
+          << integer_list(a.edge_padding_high) << ", interior = " << integer_list(a.interior_padding) << functional(inst);
       break;
     case Op::Concatenate:
       out << op << " " << names(ops) << ", dim = " << a.dimension << functional(inst);
@@ -181,8 +175,8 @@ std::string print_instruction(const Instruction& inst, int indent) {
     case Op::DotGeneral:
       out << op << " " << ops[0] << ", " << ops[1] << ", ";
       if (!a.lhs_batching_dimensions.empty() || !a.rhs_batching_dimensions.empty())
-        out << "batching_dims = " << list(a.lhs_batching_dimensions) << " x " << list(a.rhs_batching_dimensions) << ", ";
-      out << "contracting_dims = " << list(a.lhs_contracting_dimensions) << " x " << list(a.rhs_contracting_dimensions);
+        out << "batching_dims = " << integer_list(a.lhs_batching_dimensions) << " x " << integer_list(a.rhs_batching_dimensions) << ", ";
+      out << "contracting_dims = " << integer_list(a.lhs_contracting_dimensions) << " x " << integer_list(a.rhs_contracting_dimensions);
       if (!a.precision_config.empty()) {
         out << ", precision = [";
         for (std::size_t i = 0; i < a.precision_config.size(); ++i) out << (i ? ", " : "") << a.precision_config[i];
@@ -196,7 +190,7 @@ std::string print_instruction(const Instruction& inst, int indent) {
         break;
       }
       out << op << "(" << ops[0] << " init: " << ops[1] << ") applies stablehlo." << op_name(*a.reduce_body)
-          << " across dimensions = " << list(a.dimensions) << functional(inst);
+          << " across dimensions = " << integer_list(a.dimensions) << functional(inst);
       break;
     case Op::Sort:
       print_generic_with_regions(inst, indent,
@@ -213,8 +207,8 @@ std::string print_instruction(const Instruction& inst, int indent) {
           << pad << "  dim_numbers = " << conv_side(rank, c.input_batch, 'b', c.input_feature, 'f', c.input_spatial) << "x"
           << conv_side(rank, c.kernel_output_feature, 'o', c.kernel_input_feature, 'i', c.kernel_spatial) << "->"
           << conv_side(rank, c.output_batch, 'b', c.output_feature, 'f', c.output_spatial) << ",\n"
-          << pad << "  window = {stride = " << list(a.window_strides) << ", pad = " << pairs(a.padding)
-          << ", lhs_dilate = " << list(a.lhs_dilation) << ", rhs_dilate = " << list(a.rhs_dilation) << "}\n"
+          << pad << "  window = {stride = " << integer_list(a.window_strides) << ", pad = " << pairs(a.padding)
+          << ", lhs_dilate = " << integer_list(a.lhs_dilation) << ", rhs_dilate = " << integer_list(a.rhs_dilation) << "}\n"
           << pad << "  {batch_group_count = " << a.batch_group_count << " : i64, feature_group_count = " << a.feature_group_count
           << " : i64";
       for (std::size_t i = 0; i < a.precision_config.size(); ++i)
@@ -263,7 +257,7 @@ std::string print_instruction(const Instruction& inst, int indent) {
       else out << functional(inst);
       break;
     case Op::DynamicSlice:
-      out << op << " " << names(ops) << ", sizes = " << list(a.slice_sizes) << functional(inst);
+      out << op << " " << names(ops) << ", sizes = " << integer_list(a.slice_sizes) << functional(inst);
       break;
     case Op::DynamicUpdateSlice:
       out << op << " " << names(ops) << functional(inst);
@@ -310,9 +304,9 @@ std::string result_definitions(const std::vector<std::string>& results) {
 std::string print_call(const Call& c) {
   std::string s = "    ";
   if (!c.results.empty()) s += result_definitions(c.results) + " = ";
-  s += std::string(c.func_prefix ? "func.call" : "call") + " @" + c.callee + "(" + names(c.operands) + ") : (" + types(c.operand_types) +
+  s += std::string(c.func_prefix ? "func.call" : "call") + " @" + c.callee + "(" + names(c.operands) + ") : (" + type_list(c.operand_types) +
        ") -> ";
-  s += c.result_types.size() == 1 ? to_string(c.result_types[0]) : "(" + types(c.result_types) + ")";
+  s += c.result_types.size() == 1 ? to_string(c.result_types[0]) : "(" + type_list(c.result_types) + ")";
   return s + "\n";
 }
 
@@ -328,7 +322,7 @@ std::string shortest(double x) {
 std::string print_check(const Check& c) {
   std::string s = "    " + check_name(c);
   if (c.custom_call)
-    return s + "(" + names(c.operands) + ") {has_side_effect = true} : (" + types(c.operand_types) + ") -> ()\n";
+    return s + "(" + names(c.operands) + ") {has_side_effect = true} : (" + type_list(c.operand_types) + ") -> ()\n";
   s += " " + c.operands[0] + ", " + (c.expected ? "dense<" + print_dense(*c.expected) + ">" : c.operands[1]);
   if (c.kind == CheckKind::AlmostEq) s += ", tolerance = " + shortest(c.tolerance);
   if (c.kind == CheckKind::Close) {
@@ -371,7 +365,7 @@ void print_function(const Function& f, std::ostringstream& out) {
     else out << print_instruction(std::get<Instruction>(item));
   }
   out << "    " << (f.func_return ? "func.return" : "return");
-  if (!f.return_values.empty()) out << " " << names(f.return_values) << " : " << types(f.return_types);
+  if (!f.return_values.empty()) out << " " << names(f.return_values) << " : " << type_list(f.return_types);
   out << "\n  }\n";
 }
 

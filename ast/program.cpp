@@ -96,6 +96,18 @@ std::string to_string(const TensorType& t) {
   return s + to_string(t.element) + ">";
 }
 
+std::string type_list(const std::vector<TensorType>& types) {
+  std::string s;
+  for (std::size_t i = 0; i < types.size(); ++i) s += (i ? ", " : "") + to_string(types[i]);
+  return s;
+}
+
+std::string integer_list(const std::vector<std::int64_t>& values) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) s += (i ? ", " : "") + std::to_string(values[i]);
+  return s + "]";
+}
+
 const char* op_name(Op op) {
   for (const auto& info : kOps)
     if (info.op == op) return info.name;

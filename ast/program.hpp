@@ -42,6 +42,10 @@ struct TensorType {
 };
 /// "tensor<128x10xf32>", "tensor<f32>".
 std::string to_string(const TensorType& t);
+/// "tensor<2xf32>, tensor<f32>": a list of types, as the printer writes `(T, ...)` and messages cite it.
+std::string type_list(const std::vector<TensorType>& types);
+/// "[1, 2, 3]": a list of integers, as the printer writes `dims = [...]` and messages cite it.
+std::string integer_list(const std::vector<std::int64_t>& values);
 
 /// The ops of the subset, named as the spec names them.
 enum class Op {

@@ -47,4 +47,25 @@ bool is_single_binary_body(const Region& r) {
          r.body[0].operands == std::vector<std::string>{r.arguments[0].first, r.arguments[1].first};
 }
 
+bool is_kernel_combiner(Op op) {
+  switch (op) {
+    case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
+    case Op::And: case Op::Or: case Op::Xor:
+      return true;
+    // Every other op is listed, not left to a default, so that -Werror=switch asks whoever adds
+    // an op whether the kernels combine with it.
+    case Op::Power: case Op::Remainder: case Op::ShiftLeft: case Op::ShiftRightArithmetic: case Op::ShiftRightLogical:
+    case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log: case Op::Sqrt: case Op::Rsqrt: case Op::Tanh:
+    case Op::Logistic: case Op::Compare: case Op::Select: case Op::Convert: case Op::Constant: case Op::Iota:
+    case Op::BroadcastInDim: case Op::Reshape: case Op::Transpose: case Op::Reverse: case Op::Slice: case Op::Pad:
+    case Op::Concatenate: case Op::DotGeneral: case Op::Convolution: case Op::Reduce: case Op::ReduceWindow:
+    case Op::SelectAndScatter: case Op::AllReduce: case Op::Not: case Op::Sign: case Op::Floor: case Op::Ceil:
+    case Op::RoundNearestEven: case Op::RoundNearestAfz: case Op::Sine: case Op::Cosine: case Op::LogPlusOne:
+    case Op::ExponentialMinusOne: case Op::Clamp: case Op::BitcastConvert: case Op::Sort: case Op::While: case Op::If:
+    case Op::Case: case Op::DynamicSlice: case Op::DynamicUpdateSlice: case Op::Gather: case Op::Scatter:
+      return false;
+  }
+  return false;  // not an enumerator
+}
+
 }  // namespace shlo

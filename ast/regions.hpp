@@ -27,4 +27,9 @@ std::vector<std::string> captured_values(const Instruction& inst);
 /// the region executor.
 bool is_single_binary_body(const Region& r);
 
+/// Whether the fast kernels combine values with `op` when it is such a body (reduce_window,
+/// select_and_scatter's scatter body, scatter's update): add, subtract, multiply, divide,
+/// maximum, minimum, and, or, xor. Every other op needs the region executor.
+bool is_kernel_combiner(Op op);
+
 }  // namespace shlo

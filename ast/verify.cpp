@@ -60,8 +60,19 @@ unsigned elementwise_kinds(Op op) {
     case Op::And: case Op::Or: case Op::Xor: case Op::Not: return kBool | kInteger;
     case Op::ShiftLeft: case Op::ShiftRightArithmetic: case Op::ShiftRightLogical: return kInteger;
     case Op::Abs: case Op::Sign: return kSigned | kFloat;
-    default: return kFloat;  // exponential, log, ..., floor, sine, ...
+    case Op::Exponential: case Op::Log: case Op::Sqrt: case Op::Rsqrt: case Op::Tanh: case Op::Logistic:
+    case Op::Floor: case Op::Ceil: case Op::RoundNearestEven: case Op::RoundNearestAfz: case Op::Sine:
+    case Op::Cosine: case Op::LogPlusOne: case Op::ExponentialMinusOne:
+      return kFloat;
+    // Not elementwise: the verifier asks only for the elementwise ops.
+    case Op::Compare: case Op::Select: case Op::Convert: case Op::Constant: case Op::Iota: case Op::BroadcastInDim:
+    case Op::Reshape: case Op::Transpose: case Op::Reverse: case Op::Slice: case Op::Pad: case Op::Concatenate:
+    case Op::DotGeneral: case Op::Convolution: case Op::Reduce: case Op::ReduceWindow: case Op::SelectAndScatter:
+    case Op::AllReduce: case Op::Clamp: case Op::BitcastConvert: case Op::Sort: case Op::While: case Op::If:
+    case Op::Case: case Op::DynamicSlice: case Op::DynamicUpdateSlice: case Op::Gather: case Op::Scatter:
+      return 0;
   }
+  return 0;  // not an enumerator
 }
 
 class Checker : public InstructionChecker {

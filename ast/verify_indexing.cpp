@@ -13,12 +13,6 @@ namespace shlo {
 
 namespace {
 
-std::string list_string(const std::vector<std::int64_t>& v) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
 bool contains(const std::vector<std::int64_t>& v, std::int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
 class IndexingChecker : public InstructionChecker {
@@ -31,7 +25,17 @@ class IndexingChecker : public InstructionChecker {
       case Op::DynamicUpdateSlice: return dynamic_update_slice();
       case Op::Gather: return gather();
       case Op::Scatter: return scatter();
-      default: fail("not an indexing op");
+      case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
+      case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log: case Op::Sqrt:
+      case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Compare: case Op::Select: case Op::Convert:
+      case Op::Constant: case Op::Iota: case Op::BroadcastInDim: case Op::Reshape: case Op::Transpose:
+      case Op::Reverse: case Op::Slice: case Op::Pad: case Op::Concatenate: case Op::DotGeneral: case Op::Convolution:
+      case Op::Reduce: case Op::ReduceWindow: case Op::SelectAndScatter: case Op::AllReduce: case Op::Not:
+      case Op::Xor: case Op::Power: case Op::Remainder: case Op::Sign: case Op::Floor: case Op::Ceil:
+      case Op::RoundNearestEven: case Op::RoundNearestAfz: case Op::Sine: case Op::Cosine: case Op::LogPlusOne:
+      case Op::ExponentialMinusOne: case Op::Clamp: case Op::BitcastConvert: case Op::Sort: case Op::While:
+      case Op::If: case Op::Case: case Op::ShiftLeft: case Op::ShiftRightArithmetic: case Op::ShiftRightLogical:
+        fail("not an indexing op");
     }
   }
 
@@ -49,7 +53,7 @@ class IndexingChecker : public InstructionChecker {
     for (auto d : dims) require(seen.insert(d).second, what + " " + std::to_string(d) + " appears twice (" + rule + ")");
   }
   void sorted(const std::vector<std::int64_t>& dims, const std::string& what, const char* rule) const {
-    require(std::is_sorted(dims.begin(), dims.end()), what + " " + list_string(dims) + " must be sorted (" + rule + ")");
+    require(std::is_sorted(dims.begin(), dims.end()), what + " " + integer_list(dims) + " must be sorted (" + rule + ")");
   }
 
   // Operands first..end: rank-0 tensors of one integer type, one per dimension of a rank-r operand.
@@ -69,11 +73,11 @@ class IndexingChecker : public InstructionChecker {
     require(!inst_.operands.empty(), "expects an operand");
     const auto& sizes = inst_.attributes.slice_sizes;
     require(static_cast<std::int64_t>(sizes.size()) == rank(0),
-            "slice_sizes " + list_string(sizes) + " must have one entry per operand dimension (C2)");
+            "slice_sizes " + integer_list(sizes) + " must have one entry per operand dimension (C2)");
     start_indices(1, rank(0), "C2", "C3");
     for (std::size_t d = 0; d < sizes.size(); ++d)
       require(sizes[d] >= 0 && sizes[d] <= operand(0).shape[d],
-              "slice_sizes " + list_string(sizes) + " must lie between 0 and the operand's shape (C4)");
+              "slice_sizes " + integer_list(sizes) + " must lie between 0 and the operand's shape (C4)");
     result_is(TensorType{sizes, operand(0).element}, "C1, C5");
   }
 
@@ -107,7 +111,7 @@ class IndexingChecker : public InstructionChecker {
     const std::int64_t vector_size =
         dn.index_vector_dim < index_rank ? indices.shape[static_cast<std::size_t>(dn.index_vector_dim)] : 1;
     require(static_cast<std::int64_t>(dn.start_index_map.size()) == vector_size,
-            std::string(n.lists[4]) + " " + list_string(dn.start_index_map) + " must have " + std::to_string(vector_size) +
+            std::string(n.lists[4]) + " " + integer_list(dn.start_index_map) + " must have " + std::to_string(vector_size) +
                 " entries, the size of the index vector (C3 [C19])");
     unique(dn.offset_dims, n.lists[0], "C4 [C7]");
     sorted(dn.offset_dims, n.lists[0], "C4 [C7]");
@@ -152,10 +156,10 @@ class IndexingChecker : public InstructionChecker {
     const std::int64_t batch = static_cast<std::int64_t>(batch_sizes(operand(1)).size());
     dimension_numbers(operand(0), operand(1), batch + static_cast<std::int64_t>(dn.offset_dims.size()));
     require(static_cast<std::int64_t>(a.slice_sizes.size()) == rank(0),
-            "slice_sizes " + list_string(a.slice_sizes) + " must have one entry per operand dimension (C20)");
+            "slice_sizes " + integer_list(a.slice_sizes) + " must have one entry per operand dimension (C20)");
     for (std::size_t d = 0; d < a.slice_sizes.size(); ++d)
       require(a.slice_sizes[d] >= 0 && a.slice_sizes[d] <= operand(0).shape[d],
-              "slice_sizes " + list_string(a.slice_sizes) + " must lie between 0 and the operand's shape (C21)");
+              "slice_sizes " + integer_list(a.slice_sizes) + " must lie between 0 and the operand's shape (C21)");
     for (auto d : dn.collapsed_slice_dims)
       require(a.slice_sizes[static_cast<std::size_t>(d)] <= 1, "slice_sizes of collapsed_slice_dims must be at most 1 (C9)");
     for (auto d : dn.operand_batching_dims)

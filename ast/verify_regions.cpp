@@ -11,11 +11,8 @@ namespace shlo {
 
 namespace {
 
-std::string type_list(const std::vector<TensorType>& ts) {
-  std::string s = "(";
-  for (std::size_t i = 0; i < ts.size(); ++i) s += (i ? ", " : "") + to_string(ts[i]);
-  return s + ")";
-}
+// "(tensor<f32>, tensor<f32>)": a region's or an op's types, as its signature writes them.
+std::string signature_types(const std::vector<TensorType>& ts) { return "(" + type_list(ts) + ")"; }
 
 TensorType scalar(ElementType e) { return TensorType{{}, e}; }
 
@@ -31,7 +28,17 @@ class RegionChecker : public InstructionChecker {
       case Op::Sort: return sort();
       case Op::While: return while_();
       case Op::If: case Op::Case: return branches();
-      default: fail("is not an op with regions");
+      case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
+      case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log: case Op::Sqrt:
+      case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Compare: case Op::Select: case Op::Convert:
+      case Op::Constant: case Op::Iota: case Op::BroadcastInDim: case Op::Reshape: case Op::Transpose:
+      case Op::Reverse: case Op::Slice: case Op::Pad: case Op::Concatenate: case Op::DotGeneral: case Op::Convolution:
+      case Op::ReduceWindow: case Op::SelectAndScatter: case Op::AllReduce: case Op::Not: case Op::Xor:
+      case Op::Power: case Op::Remainder: case Op::Sign: case Op::Floor: case Op::Ceil: case Op::RoundNearestEven:
+      case Op::RoundNearestAfz: case Op::Sine: case Op::Cosine: case Op::LogPlusOne: case Op::ExponentialMinusOne:
+      case Op::Clamp: case Op::BitcastConvert: case Op::DynamicSlice: case Op::DynamicUpdateSlice: case Op::Gather:
+      case Op::Scatter: case Op::ShiftLeft: case Op::ShiftRightArithmetic: case Op::ShiftRightLogical:
+        fail("is not an op with regions");
     }
   }
 
@@ -44,8 +51,8 @@ class RegionChecker : public InstructionChecker {
   // The region's block arguments and returned types, as the spec's signature says.
   void signature(const Region& r, const std::vector<TensorType>& arguments, const std::vector<TensorType>& returns,
                  const std::string& what) const {
-    require(argument_types(r) == arguments, what + " must take " + type_list(arguments) + ", takes " + type_list(argument_types(r)));
-    require(r.result_types == returns, what + " must return " + type_list(returns) + ", returns " + type_list(r.result_types));
+    require(argument_types(r) == arguments, what + " must take " + signature_types(arguments) + ", takes " + signature_types(argument_types(r)));
+    require(r.result_types == returns, what + " must return " + signature_types(returns) + ", returns " + signature_types(r.result_types));
   }
   void region_count(std::size_t n) const {
     require(inst_.regions.size() == n, "needs " + std::to_string(n) + " region(s), has " + std::to_string(inst_.regions.size()));
@@ -84,7 +91,7 @@ class RegionChecker : public InstructionChecker {
         if (!seen.count(d)) expected_results[i].shape.push_back(operand(0).shape[static_cast<std::size_t>(d)]);
     }
     signature(inst_.regions[0], body_args, body_returns, "the body");
-    require(results_ == expected_results, "the results must be " + type_list(expected_results) + ", found " + type_list(results_));
+    require(results_ == expected_results, "the results must be " + signature_types(expected_results) + ", found " + signature_types(results_));
   }
 
   // spec §sort C1-C5: inputs of one shape, results = inputs, comparator (E0, E0, E1, E1, ...) -> tensor<i1>.
@@ -101,7 +108,7 @@ class RegionChecker : public InstructionChecker {
     const auto rank = static_cast<std::int64_t>(operand(0).shape.size());
     const auto d = inst_.attributes.dimension;
     require(d >= -rank && d < rank, "dimension " + std::to_string(d) + " is out of range for rank " + std::to_string(rank));
-    require(results_ == inst_.operand_types, "the results must have the inputs' types " + type_list(inst_.operand_types));
+    require(results_ == inst_.operand_types, "the results must have the inputs' types " + signature_types(inst_.operand_types));
     signature(inst_.regions[0], comparator_args, {scalar(ElementType::I1)}, "the comparator");
   }
 
@@ -110,7 +117,7 @@ class RegionChecker : public InstructionChecker {
     region_count(2);
     const auto& types = inst_.operand_types;
     require(!types.empty(), "needs at least one operand (a loop without values has no effect to compute)");
-    require(results_ == types, "the results must have the operands' types " + type_list(types));
+    require(results_ == types, "the results must have the operands' types " + signature_types(types));
     signature(inst_.regions[0], types, {scalar(ElementType::I1)}, "the cond region");
     signature(inst_.regions[1], types, types, "the body region");
   }

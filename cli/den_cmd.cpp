@@ -13,13 +13,26 @@
 
 namespace shlo::cli {
 
+namespace {
+
+// den computes on real numbers (SHlo has no element types), so the element-typed ieee domain,
+// which is f64 with each tensor rounded to its element type, means nothing here.
+constexpr const char* kDenDomainForms = "exact | interval:P | mpfr:P | f64 | f32  (P: bits from 2 to 16384, e.g. 256)";
+
+bool is_element_typed(const AnyDomain& d) {
+  const auto* ieee = std::get_if<F64Domain>(&d);
+  return ieee && ieee->element_typed();
+}
+
+}  // namespace
+
 void add_den_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("den", "The denotation den(e) of an SHlo expression (JSON) in one domain, from the\n"
                                         "constructor formulas. Lean's totalities (x/0 = 0, sqrt of a negative = 0) are\n"
                                         "followed and reported as events.");
   auto file = std::make_shared<std::string>(), domain = std::make_shared<std::string>("exact"), out = std::make_shared<std::string>();
   cmd->add_option("file", *file, "expression JSON (bare, or {\"expr\": ...})")->required();
-  cmd->add_option("--domain,-d", *domain, std::string("arithmetic: ") + kDomainForms)->capture_default_str();
+  cmd->add_option("--domain,-d", *domain, std::string("arithmetic: ") + kDenDomainForms)->capture_default_str();
   cmd->add_option("--out,-o", *out, "folder for result.npy (nearest doubles) and result.txt (exact values or enclosures)");
   cmd->callback([file, domain, out]() {
     ExprPtr e;
@@ -30,6 +43,11 @@ void add_den_command(CLI::App& app) {
       d = parse_domain(*domain);
     } catch (const std::exception& err) {
       std::cerr << *file << ": " << err.what() << "\n";
+      throw CLI::RuntimeError(2);
+    }
+    if (is_element_typed(d)) {
+      std::cerr << "shlo den: --domain " << *domain << " computes each tensor in its element type's arithmetic, and an "
+                << "SHlo expression has no element types; den takes " << kDenDomainForms << "\n";
       throw CLI::RuntimeError(2);
     }
     with_domain(d, [&](const auto& dom) {

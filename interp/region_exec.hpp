@@ -58,14 +58,7 @@ inline bool promotes(const Instruction& inst, const Region& r, std::size_t i) {
 /// promoted body, and select_and_scatter with other bodies than one compare and one combiner.
 inline bool runs_regions(const Instruction& inst) {
   auto one_combiner = [](const Region& r) {
-    if (!is_single_binary_body(r)) return false;
-    switch (r.body[0].op) {
-      case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
-      case Op::And: case Op::Or: case Op::Xor:
-        return true;
-      default:
-        return false;
-    }
+    return is_single_binary_body(r) && is_kernel_combiner(r.body[0].op);
   };
   switch (inst.op) {
     case Op::Sort: case Op::While: case Op::If: case Op::Case: return true;
@@ -83,8 +76,19 @@ inline bool runs_regions(const Instruction& inst) {
                                select.body[0].operands == std::vector<std::string>{select.arguments[0].first, select.arguments[1].first};
       return !one_compare || !one_combiner(inst.regions.at(1)) || promotes(inst, inst.regions.at(1), 0);
     }
-    default: return false;
+    case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
+    case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log: case Op::Sqrt:
+    case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Compare: case Op::Select: case Op::Convert:
+    case Op::Constant: case Op::Iota: case Op::BroadcastInDim: case Op::Reshape: case Op::Transpose: case Op::Reverse:
+    case Op::Slice: case Op::Pad: case Op::Concatenate: case Op::DotGeneral: case Op::Convolution: case Op::AllReduce:
+    case Op::Not: case Op::Xor: case Op::Power: case Op::Remainder: case Op::Sign: case Op::Floor: case Op::Ceil:
+    case Op::RoundNearestEven: case Op::RoundNearestAfz: case Op::Sine: case Op::Cosine: case Op::LogPlusOne:
+    case Op::ExponentialMinusOne: case Op::Clamp: case Op::BitcastConvert: case Op::DynamicSlice:
+    case Op::DynamicUpdateSlice: case Op::Gather: case Op::ShiftLeft: case Op::ShiftRightArithmetic:
+    case Op::ShiftRightLogical:
+      return false;
   }
+  return false;  // not an enumerator
 }
 
 // ---- rank-0 views of tensor values, for any kind of element ----
@@ -351,8 +355,19 @@ std::vector<Value<D>> execute_region_op(const D& d, const Instruction& inst, con
       case Op::Sort: return sort(d, inst, args, outer);
       case Op::While: return while_loop(d, inst, args, outer);
       case Op::If: case Op::Case: return branch(d, inst, args, outer);
-      default: throw OpError(std::string("stablehlo.") + op_name(inst.op) + " has no region to run");
+      case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
+      case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log: case Op::Sqrt:
+      case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Compare: case Op::Select: case Op::Convert:
+      case Op::Constant: case Op::Iota: case Op::BroadcastInDim: case Op::Reshape: case Op::Transpose:
+      case Op::Reverse: case Op::Slice: case Op::Pad: case Op::Concatenate: case Op::DotGeneral: case Op::Convolution:
+      case Op::AllReduce: case Op::Not: case Op::Xor: case Op::Power: case Op::Remainder: case Op::Sign:
+      case Op::Floor: case Op::Ceil: case Op::RoundNearestEven: case Op::RoundNearestAfz: case Op::Sine:
+      case Op::Cosine: case Op::LogPlusOne: case Op::ExponentialMinusOne: case Op::Clamp: case Op::BitcastConvert:
+      case Op::DynamicSlice: case Op::DynamicUpdateSlice: case Op::Gather: case Op::ShiftLeft:
+      case Op::ShiftRightArithmetic: case Op::ShiftRightLogical:
+        break;
     }
+    throw OpError(std::string("stablehlo.") + op_name(inst.op) + " has no region to run");
   }
 }
 

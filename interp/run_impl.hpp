@@ -62,8 +62,19 @@ inline ElementType arithmetic_element(const Instruction& inst) {
   switch (inst.op) {
     case Op::Constant: case Op::Iota: return inst.result_type.element;
     case Op::Select: case Op::Clamp: return inst.operand_types.at(1).element;
-    default: return inst.operand_types.empty() ? inst.result_type.element : inst.operand_types[0].element;
+    case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
+    case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log: case Op::Sqrt:
+    case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Compare: case Op::Convert: case Op::BroadcastInDim:
+    case Op::Reshape: case Op::Transpose: case Op::Reverse: case Op::Slice: case Op::Pad: case Op::Concatenate:
+    case Op::DotGeneral: case Op::Convolution: case Op::Reduce: case Op::ReduceWindow: case Op::SelectAndScatter:
+    case Op::AllReduce: case Op::Not: case Op::Xor: case Op::Power: case Op::Remainder: case Op::Sign: case Op::Floor:
+    case Op::Ceil: case Op::RoundNearestEven: case Op::RoundNearestAfz: case Op::Sine: case Op::Cosine:
+    case Op::LogPlusOne: case Op::ExponentialMinusOne: case Op::BitcastConvert: case Op::Sort: case Op::While:
+    case Op::If: case Op::Case: case Op::DynamicSlice: case Op::DynamicUpdateSlice: case Op::Gather: case Op::Scatter:
+    case Op::ShiftLeft: case Op::ShiftRightArithmetic: case Op::ShiftRightLogical:
+      return inst.operand_types.empty() ? inst.result_type.element : inst.operand_types[0].element;
   }
+  return inst.result_type.element;  // not an enumerator
 }
 
 // One instruction on one replica (everything but all_reduce), before its result type's rounding.

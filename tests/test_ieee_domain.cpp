@@ -16,8 +16,6 @@ using namespace shlo::test;
 
 namespace {
 
-const F32Domain F32;
-const F64Domain F64;
 const F64Domain IEEE = F64Domain::element_typed_domain();
 
 // reduce(x, add) over the one dimension of a constant x of type tensor<N x E>, from 0.

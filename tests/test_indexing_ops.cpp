@@ -17,10 +17,6 @@ using namespace shlo::test;
 
 namespace {
 
-const ExactDomain E;
-const F32Domain F32;
-const F64Domain F64;
-
 std::string constant(const std::string& name, const std::string& value, const std::string& type) {
   return name + " = stablehlo.constant dense<" + value + "> : " + type;
 }
@@ -283,33 +279,22 @@ TEST_CASE("all_reduce on integers: exact, wrapping, signed or unsigned order", "
                            "tensor<1x2xi64>} : (" + type + ") -> " + type + "\n",
                        "%r");
   };
-  auto run2 = [](const auto& d, const std::string& text, ElementType e, std::vector<std::int64_t> r0, std::vector<std::int64_t> r1) {
-    const Module m = parse_module(text, "ar.mlir");
-    using D = std::decay_t<decltype(d)>;
-    auto as_int = [&](const std::vector<std::int64_t>& v) {
-      std::vector<std::uint64_t> bits;
-      for (auto x : v) bits.push_back(wrap_to_width(static_cast<std::uint64_t>(x), bit_width(e), is_signed_integer(e)));
-      return Value<D>(IntTensor({static_cast<std::int64_t>(v.size())}, bits));
-    };
-    RunOptions o;
-    o.replicas = 2;
-    const auto result = run_program(m, d, {{as_int(r0)}, {as_int(r1)}}, o);
-    Strings out;
-    for (auto x : std::get<IntTensor>(result.outputs.at(1).at(0)).data) out.push_back(integer_to_string(x, is_signed_integer(e)));
-    return out;
+  // Replica 1's result, replicas 0 and 1 holding r0 and r1.
+  auto run2 = [](const auto& d, const std::string& text, const Strings& r0, const Strings& r1) {
+    return run_typed_replicas(d, text, {{r0}, {r1}}).at(1).at(0);
   };
   // add wraps: INT32_MAX + 1 = INT32_MIN.
-  CHECK(run2(E, all_reduce("add", "tensor<3xi32>"), ElementType::I32, {2147483647, -5, 7}, {1, 3, -9}) ==
+  CHECK(run2(E, all_reduce("add", "tensor<3xi32>"), Strings{"2147483647", "-5", "7"}, Strings{"1", "3", "-9"}) ==
         Strings{"-2147483648", "-2", "-2"});
-  CHECK(run2(F32, all_reduce("add", "tensor<3xi32>"), ElementType::I32, {2147483647, -5, 7}, {1, 3, -9}) ==
+  CHECK(run2(F32, all_reduce("add", "tensor<3xi32>"), Strings{"2147483647", "-5", "7"}, Strings{"1", "3", "-9"}) ==
         Strings{"-2147483648", "-2", "-2"});
   // maximum: the order of the type (200 > 100 unsigned; the same bits are -56 < 100 signed).
-  CHECK(run2(IntervalDomain(24), all_reduce("maximum", "tensor<2xui8>"), ElementType::UI8, {200, 1}, {100, 2}) == Strings{"200", "2"});
-  CHECK(run2(MpfrDomain(24), all_reduce("maximum", "tensor<2xi8>"), ElementType::I8, {-56, 1}, {100, 2}) == Strings{"100", "2"});
-  CHECK(run2(F64, all_reduce("xor", "tensor<2xui16>"), ElementType::UI16, {0xFF00, 5}, {0x0FF0, 5}) == Strings{"61680", "0"});
-  CHECK(run2(E, all_reduce("minimum", "tensor<1xi64>"), ElementType::I64, {-9}, {4}) == Strings{"-9"});
+  CHECK(run2(IntervalDomain(24), all_reduce("maximum", "tensor<2xui8>"), Strings{"200", "1"}, Strings{"100", "2"}) == Strings{"200", "2"});
+  CHECK(run2(MpfrDomain(24), all_reduce("maximum", "tensor<2xi8>"), Strings{"-56", "1"}, Strings{"100", "2"}) == Strings{"100", "2"});
+  CHECK(run2(F64, all_reduce("xor", "tensor<2xui16>"), Strings{"65280", "5"}, Strings{"4080", "5"}) == Strings{"61680", "0"});
+  CHECK(run2(E, all_reduce("minimum", "tensor<1xi64>"), Strings{"-9"}, Strings{"4"}) == Strings{"-9"});
   // control: the f32 path of an integer all_reduce is not the float fold (1 + 2^24 is exact here).
-  CHECK(run2(F32, all_reduce("add", "tensor<1xi64>"), ElementType::I64, {16777216}, {1}) == Strings{"16777217"});
+  CHECK(run2(F32, all_reduce("add", "tensor<1xi64>"), Strings{"16777216"}, Strings{"1"}) == Strings{"16777217"});
 }
 
 TEST_CASE("compare with TOTALORDER", "[indexing]") {

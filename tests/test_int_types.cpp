@@ -15,8 +15,6 @@ using namespace shlo::test;
 
 namespace {
 
-const ExactDomain E;
-
 // `%r = OP %a, %b : T` over two constants of type T.
 std::string binary(const std::string& op, const std::string& type, const std::string& lhs, const std::string& rhs) {
   return program({"%a = stablehlo.constant dense<" + lhs + "> : " + type, "%b = stablehlo.constant dense<" + rhs + "> : " + type,

@@ -16,10 +16,6 @@ using namespace shlo::test;
 
 namespace {
 
-const ExactDomain E;
-const F32Domain F32;
-const F64Domain F64;
-
 std::string unary_op(const std::string& op, const std::string& type, const std::string& x) {
   return program({"%a = stablehlo.constant dense<" + x + "> : " + type, "%r = stablehlo." + op + " %a : " + type}, type);
 }

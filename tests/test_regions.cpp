@@ -14,10 +14,6 @@ using namespace shlo::test;
 
 namespace {
 
-const ExactDomain E;
-const F32Domain F32;
-const F64Domain F64;
-
 // `text` with its one occurrence of `from` replaced by `to` (the test's own mistake if absent).
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   const auto at = text.find(from);
@@ -393,12 +389,7 @@ TEST_CASE("region bodies in a wider element type than the operands (is_promotabl
                         " {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<1xi8>) -> tensor<1x" + body + ">"},
                    "tensor<1x" + body + ">");
   };
-  auto on_two_replicas = [](const std::string& text) {
-    RunOptions o;
-    o.replicas = 2;
-    const auto result = run_program(parse_module(text, "ar.mlir"), E, {{}, {}}, o);
-    return integer_to_string(std::get<IntTensor>(result.outputs.at(1).at(0)).data.at(0), true);
-  };
+  auto on_two_replicas = [](const std::string& text) { return run_typed_replicas(E, text, {{}, {}}).at(1).at(0).at(0); };
   CHECK(on_two_replicas(all_reduce("i16")) == "200");
   CHECK(on_two_replicas(all_reduce("i8")) == "-56");  // control
 

@@ -189,9 +189,18 @@ std::optional<V> move_elements(const Instruction& inst, const std::vector<const 
                        a.indexing, [](auto& target, const auto& update) { target = update; });
       });
     }
-    default:
+    case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:
+    case Op::And: case Op::Or: case Op::Negate: case Op::Abs: case Op::Exponential: case Op::Log: case Op::Sqrt:
+    case Op::Rsqrt: case Op::Tanh: case Op::Logistic: case Op::Compare: case Op::Select: case Op::Convert:
+    case Op::Constant: case Op::Iota: case Op::DotGeneral: case Op::Convolution: case Op::Reduce:
+    case Op::ReduceWindow: case Op::SelectAndScatter: case Op::AllReduce: case Op::Not: case Op::Xor: case Op::Power:
+    case Op::Remainder: case Op::Sign: case Op::Floor: case Op::Ceil: case Op::RoundNearestEven:
+    case Op::RoundNearestAfz: case Op::Sine: case Op::Cosine: case Op::LogPlusOne: case Op::ExponentialMinusOne:
+    case Op::Clamp: case Op::BitcastConvert: case Op::Sort: case Op::While: case Op::If: case Op::Case:
+    case Op::ShiftLeft: case Op::ShiftRightArithmetic: case Op::ShiftRightLogical:
       return std::nullopt;
   }
+  return std::nullopt;  // not an enumerator
 }
 
 }  // namespace shlo::ops
