@@ -10,6 +10,11 @@
 # BEFORE=path/to/an/older/shlo runs that build too, interleaved with this one (rep by rep), and
 # reports its rows first: a before/after comparison on the same minutes of the machine. Every
 # run's outputs are compared with this build's first run.
+# Each domain's line "serial fraction" is this build's first 1-thread run's (shlo run --timing):
+# the share of its CPU time outside loops that split over the threads, which bounds the
+# speed-up on 2 threads at 2 / (1 + fraction); it holds on a loaded machine too.
+# OpenMP's settings pass through: OMP_WAIT_POLICY=passive keeps waiting threads from spinning
+# (less user time with 2 threads; on a loaded machine, much less wall time too).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 artifacts=${ARTIFACTS:-../shared/artifacts/lean4-mlir}
@@ -36,8 +41,11 @@ for d in "${domains[@]}"; do
     for b in "${builds[@]}" ; do
       for t in "${threads[@]}"; do
         out="$work/$d-$b-$t-$rep"
+        timing=()
+        [ "$b" = after ] && [ "$t" = 1 ] && [ "$rep" = 0 ] && timing=(--timing)
         /usr/bin/time -f "%e %U %S" -o "$work/time" "${binary[$b]}" run "$file" -d "$d" --threads "$t" --random-inputs 1 --range 0,0.01 --out "$out" \
-          >/dev/null 2>"$work/err" || { cat "$work/err"; exit 1; }
+          "${timing[@]}" >"$work/stdout" 2>"$work/err" || { cat "$work/err"; exit 1; }
+        [ ${#timing[@]} -eq 0 ] || grep "serial fraction" "$work/stdout" >"$work/serial-$d" || true
         cat "$work/time" >>"$work/times-$d-$b-$t"
         if [ ! -d "$reference" ] && [ "$b" = after ]; then
           mv "$out" "$reference"  # this build's first run: the one every other run is compared with
@@ -72,5 +80,6 @@ for d in "${domains[@]}"; do
         "$(awk -v a="$base" -v b="$best" 'BEGIN{print a/b}')" "$same"
     done
   done
+  [ ! -s "$work/serial-$d" ] || echo "$d, 1 thread: $(cat "$work/serial-$d")"
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,5 +1,6 @@
 #include "cli/run_cmd.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -179,15 +180,24 @@ void print_summary(const D& d, const Module& m, const RunResult<D>& result, cons
 
 template <class D>
 void print_timing(const RunResult<D>& result, double total) {
-  std::printf("\n%-20s %8s %10s %12s %10s\n", "op", "count", "time (s)", "flops", "GFLOP/s");
-  double flops = 0;
+  // serial: CPU time outside loops that split over the threads (SplitWork); meaningful with --threads 1.
+  std::printf("\n%-20s %8s %10s %12s %10s %10s\n", "op", "count", "time (s)", "flops", "GFLOP/s", "serial (s)");
+  double flops = 0, split = 0;
   for (const auto& [name, p] : result.profile) {
-    std::printf("%-20s %8lld %10.3f %12.4g %10.3f\n", name.c_str(), static_cast<long long>(p.count), p.seconds, p.flops,
-                p.seconds > 0 ? p.flops / p.seconds / 1e9 : 0.0);
+    std::printf("%-20s %8lld %10.3f %12.4g %10.3f %10.3f\n", name.c_str(), static_cast<long long>(p.count), p.seconds, p.flops,
+                p.seconds > 0 ? p.flops / p.seconds / 1e9 : 0.0, p.cpu_seconds - p.split_seconds);
     flops += p.flops;
+    split += p.split_seconds;
   }
   std::printf("%-20s %8s %10.3f %12.4g %10.3f\n", "total", "", total, flops, total > 0 ? flops / total / 1e9 : 0.0);
   std::printf("peak live tensors: %.1f MiB (scalar storage)\n", static_cast<double>(result.peak_live_bytes) / (1 << 20));
+  // The whole process so far (parsing, inputs, outputs written), user and system time.
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+  const double cpu = secs(usage.ru_utime) + secs(usage.ru_stime);
+  std::printf("process CPU %.3f s, of it in split loops %.3f s: serial fraction %.1f%% (with --threads 1)\n", cpu, split,
+              cpu > 0 ? 100 * (cpu - split) / cpu : 0.0);
 }
 
 // The time line, the summary table and the output files of a finished run.

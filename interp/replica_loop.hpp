@@ -165,6 +165,8 @@ LoopStats run_function_loop(const Module& m, const Function& f, Backend& backend
         mine.count += p.count;
         mine.seconds += p.seconds;
         mine.flops += p.flops;
+        mine.cpu_seconds += p.cpu_seconds;
+        mine.split_seconds += p.split_seconds;
       }
       stats.peak_live_bytes = std::max(stats.peak_live_bytes, live + callee_stats.peak_live_bytes);
       for (std::size_t i = 0; i < env.size(); ++i)
@@ -184,6 +186,7 @@ LoopStats run_function_loop(const Module& m, const Function& f, Backend& backend
     const Instruction& inst = *insts[k];
     if (options.progress) options.progress({k, insts.size(), &inst, std::chrono::duration<double>(Clock::now() - start).count()});
     const auto t0 = Clock::now();
+    const double cpu0 = thread_cpu_seconds(), split0 = SplitWork::seconds();
     try {
       if (inst.op == Op::AllReduce) {
         const auto groups = replica_partition(inst, R);
@@ -262,6 +265,8 @@ LoopStats run_function_loop(const Module& m, const Function& f, Backend& backend
     auto& prof = stats.profile[op_name(inst.op)];
     prof.count += 1;
     prof.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+    prof.cpu_seconds += thread_cpu_seconds() - cpu0;
+    prof.split_seconds += SplitWork::seconds() - split0;
     prof.flops += instruction_flops(inst) * static_cast<double>(env.size());
     ++k;
   }

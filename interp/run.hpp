@@ -26,6 +26,9 @@ struct OpProfile {
   std::int64_t count = 0;
   double seconds = 0;
   double flops = 0;  // arithmetic operations (a multiply-add counts 2)
+  // CPU time of the thread that runs the program, and the part of it in loops that split over
+  // the threads (SplitWork): with one thread, the difference is what no thread count speeds up.
+  double cpu_seconds = 0, split_seconds = 0;
 };
 
 struct RunProgress {

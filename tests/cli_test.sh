@@ -153,6 +153,7 @@ if [ -d "$artifacts" ]; then
   grep -q "x.npy" "$tmp/err" || { echo "FAIL agree missing input not named"; cat "$tmp/err"; fails=$((fails + 1)); }
   check "run --timing" 0 "$shlo" run "$lf" -d f64 --random-inputs 1 --timing
   grep -q "GFLOP/s" "$tmp/out" || { echo "FAIL run --timing table"; cat "$tmp/out"; fails=$((fails + 1)); }
+  grep -q "serial fraction" "$tmp/out" || { echo "FAIL run --timing serial fraction"; cat "$tmp/out"; fails=$((fails + 1)); }
   check "run --profile is gone (check --profile is the accuracy profile)" 2 "$shlo" run "$lf" -d f64 --random-inputs 1 --profile
 else
   echo "skip artifact checks: $artifacts is absent"

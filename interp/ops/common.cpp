@@ -1,5 +1,7 @@
 #include "interp/ops/common.hpp"
 
+#include <ctime>
+
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -13,6 +15,36 @@ void set_thread_count(int n) { omp_set_num_threads(n < 1 ? 1 : n); }
 int thread_count() { return 1; }
 void set_thread_count(int) {}
 #endif
+
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+namespace {
+thread_local int split_depth = 0;         // meters open on this thread
+thread_local double split_seconds = 0;    // CPU time under the outermost counting meters
+bool in_parallel_region() {
+#ifdef _OPENMP
+  return omp_in_parallel() != 0;
+#else
+  return false;
+#endif
+}
+}  // namespace
+
+SplitWork::SplitWork(bool splits) : counting_(splits && split_depth == 0 && !in_parallel_region()) {
+  if (counting_) start_ = thread_cpu_seconds();
+  ++split_depth;
+}
+
+SplitWork::~SplitWork() {
+  --split_depth;
+  if (counting_) split_seconds += thread_cpu_seconds() - start_;
+}
+
+double SplitWork::seconds() { return split_seconds; }
 
 std::vector<std::int64_t> offsets_over(const Shape& shape, const std::vector<std::int64_t>& dims) {
   const auto strides = row_major_strides(shape);

@@ -59,6 +59,27 @@ int thread_count();
 /// Sets it (n >= 1); shlo's --threads. The default is every core.
 void set_thread_count(int n);
 
+/// CPU seconds the calling thread has used so far (CLOCK_THREAD_CPUTIME_ID).
+double thread_cpu_seconds();
+
+/// The serial-fraction meter: a SplitWork(true) in scope counts the calling thread's CPU time
+/// as work that splits over the threads (or would, given two or more). With one thread,
+/// `shlo run --timing` reports the rest of each op's CPU time as serial: the part that no
+/// thread count speeds up. Nested meters, and meters inside a parallel region, count once.
+class SplitWork {
+ public:
+  explicit SplitWork(bool splits);
+  ~SplitWork();
+  SplitWork(const SplitWork&) = delete;
+  SplitWork& operator=(const SplitWork&) = delete;
+  /// CPU seconds this thread has spent under a counting meter so far.
+  static double seconds();
+
+ private:
+  bool counting_ = false;
+  double start_ = 0;
+};
+
 /// Offsets (in elements of `shape`) of every row-major multi-index over `dims`, in order.
 std::vector<std::int64_t> offsets_over(const Shape& shape, const std::vector<std::int64_t>& dims);
 
@@ -67,6 +88,7 @@ std::vector<std::int64_t> offsets_over(const Shape& shape, const std::vector<std
 /// the serial loop would report: the least failing element's.
 template <class F>
 void parallel_for_elements(const Shape& shape, std::int64_t n, F&& f, std::int64_t min_elements = 1024) {
+  const SplitWork meter(n >= min_elements);
   if (n < min_elements || thread_count() == 1) return for_each_element(shape, n, f);
   std::int64_t first_failing = n;
   std::exception_ptr error;
@@ -107,6 +129,7 @@ inline constexpr std::int64_t kCopyGrain = std::is_trivially_copyable_v<E> ? (1 
 template <class F>
 void parallel_for_ranges(std::int64_t n, F&& f, std::int64_t min_elements) {
   if (n <= 0) return;
+  const SplitWork meter(n >= min_elements && n > 1);
   const std::int64_t ranges = n < min_elements ? 1 : std::min<std::int64_t>(thread_count(), n);
   if (ranges == 1) return f(std::int64_t{0}, n);
 #pragma omp parallel for schedule(static)
@@ -116,6 +139,7 @@ void parallel_for_ranges(std::int64_t n, F&& f, std::int64_t min_elements) {
 /// n copies of `value`, written by the threads when n is large.
 template <class E>
 std::vector<E> filled(std::int64_t n, const E& value) {
+  const SplitWork meter(n >= kCopyGrain<E>);
   if (n < kCopyGrain<E> || thread_count() == 1) return std::vector<E>(static_cast<std::size_t>(n), value);
   std::vector<E> out(static_cast<std::size_t>(n));
   parallel_for_ranges(n, [&](std::int64_t b, std::int64_t e) { std::fill(out.begin() + b, out.begin() + e, value); }, kCopyGrain<E>);
@@ -126,6 +150,7 @@ std::vector<E> filled(std::int64_t n, const E& value) {
 template <class E>
 std::vector<E> copied(const std::vector<E>& in) {
   const auto n = static_cast<std::int64_t>(in.size());
+  const SplitWork meter(n >= kCopyGrain<E>);
   if (n < kCopyGrain<E> || thread_count() == 1) return in;
   std::vector<E> out(in.size());
   parallel_for_ranges(n, [&](std::int64_t b, std::int64_t e) { std::copy(in.begin() + b, in.begin() + e, out.begin() + b); }, kCopyGrain<E>);

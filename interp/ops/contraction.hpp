@@ -74,6 +74,7 @@ void matmul_rows(const D& d, const typename D::Scalar* A, const typename D::Scal
   const std::int64_t threads = thread_count();
   const double work = static_cast<double>(M) * static_cast<double>(K) * static_cast<double>(N);
   const double enough = std::is_floating_point_v<typename D::Scalar> ? 1 << 18 : 1 << 10;
+  const SplitWork meter(M >= 8 && work >= enough);
   if (threads == 1 || M < 8 || work < enough) return matmul_block(d, A, B, C, M, K, N);
   const std::int64_t blocks = std::min<std::int64_t>(threads, M / 4);
   auto block_start = [&](std::int64_t b) { return b == blocks ? M : (M * b / blocks + 2) / 4 * 4; };  // nearest multiple of 4
@@ -245,6 +246,7 @@ Tensor<typename D::Scalar> convolution(const D& d, const Tensor<typename D::Scal
         }, std::max<std::int64_t>(1, kCopyGrain<S> / Og));
       std::int64_t first_failing = N_out;
       std::exception_ptr error;
+      const SplitWork meter(N_out >= 2 * std::max(2, thread_count()));  // the images split with 2 threads or more
 #pragma omp parallel if (images_in_parallel)
       {
         std::vector<S> patches(static_cast<std::size_t>(K * X), zero);
