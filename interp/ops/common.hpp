@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -145,6 +146,32 @@ std::vector<E> filled(std::int64_t n, const E& value) {
   parallel_for_ranges(n, [&](std::int64_t b, std::int64_t e) { std::fill(out.begin() + b, out.begin() + e, value); }, kCopyGrain<E>);
   return out;
 }
+
+/// Working storage whose every element is written before it is read (a convolution's patch
+/// and packed-weight buffers). float and double are left uninitialised, so that the threads
+/// that write the buffer are the ones that first touch its pages, and no thread zero-fills
+/// it first; other scalars (multiple precision) are copies of `init`, as in a vector.
+template <class S>
+class Scratch {
+ public:
+  Scratch(std::size_t n, const S& init) : size_(n) {
+    if constexpr (std::is_trivially_default_constructible_v<S> && std::is_trivially_destructible_v<S>)
+      raw_.reset(new S[n]);  // default-initialised: indeterminate until written
+    else
+      vec_.assign(n, init);
+    data_ = raw_ ? raw_.get() : vec_.data();
+  }
+  S* data() { return data_; }
+  S& operator[](std::size_t i) { return data_[i]; }
+  S* begin() { return data_; }
+  S* end() { return data_ + size_; }
+
+ private:
+  std::size_t size_;
+  std::unique_ptr<S[]> raw_;
+  std::vector<S> vec_;
+  S* data_ = nullptr;
+};
 
 /// A copy of `in`, written by the threads when it is large.
 template <class E>

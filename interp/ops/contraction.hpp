@@ -173,7 +173,7 @@ Tensor<typename D::Scalar> convolution(const D& d, const Tensor<typename D::Scal
   }
   Shape canon = {N_out, O};
   canon.insert(canon.end(), out_spatial.begin(), out_spatial.end());
-  Tensor<S> out(canon, zero);
+  Tensor<S> out(canon, filled(num_elements(canon), zero));  // zeroed by the threads: the products accumulate into it
   const std::int64_t X = num_elements(out_spatial), window = num_elements(k_spatial), K = window * Cg;
   const auto in_strides = row_major_strides(in_p.shape);
   const std::int64_t in_channel = in_strides[1], in_image = in_strides[0];
@@ -189,12 +189,12 @@ Tensor<typename D::Scalar> convolution(const D& d, const Tensor<typename D::Scal
   const bool lanes_over_x = X >= Og;
   const std::int64_t W = spatial ? out_spatial.back() : 1;  // outputs along the last spatial dimension
   const std::int64_t stride_last = spatial ? a.window_strides.back() * in_strides.back() : 0;
-  std::vector<S> weights(static_cast<std::size_t>(Og * K), zero);
+  Scratch<S> weights(static_cast<std::size_t>(Og * K), zero);  // every element packed below before use
   // The images of a group split over the threads (each with its own patch buffers) when there
   // are enough of them; otherwise each image's patches and product split over the threads.
   const bool images_in_parallel = N_out >= 2 * thread_count() && thread_count() > 1;
   // One image of one group: its patches (P[k][x] or, transposed, P[x][k]) times the weights.
-  auto image = [&](std::int64_t g, std::int64_t n, std::vector<S>& patches, std::vector<S>& transposed) {
+  auto image = [&](std::int64_t g, std::int64_t n, Scratch<S>& patches, Scratch<S>& transposed) {
     const std::int64_t c0 = fg > 1 ? g * Cg : 0, o0 = g * Og;
     const std::int64_t n_in = bg > 1 ? n + g * N_out : n;
     const S* img = in_p.data.data() + n_in * in_image + c0 * in_channel;
@@ -249,8 +249,8 @@ Tensor<typename D::Scalar> convolution(const D& d, const Tensor<typename D::Scal
       const SplitWork meter(N_out >= 2 * std::max(2, thread_count()));  // the images split with 2 threads or more
 #pragma omp parallel if (images_in_parallel)
       {
-        std::vector<S> patches(static_cast<std::size_t>(K * X), zero);
-        std::vector<S> transposed(lanes_over_x ? 0 : static_cast<std::size_t>(X * Og), zero);
+        Scratch<S> patches(static_cast<std::size_t>(K * X), zero);  // every (k, x) gathered before the product
+        Scratch<S> transposed(lanes_over_x ? 0 : static_cast<std::size_t>(X * Og), zero);  // zeroed per image
 #pragma omp for schedule(static)
         for (std::int64_t n = 0; n < N_out; ++n) {
           try {
