@@ -3,6 +3,7 @@
 // hand; where the one-op kernel exists, the region executor is also compared with it.
 #include <catch2/catch.hpp>
 
+#include "ast/mlir_print.hpp"
 #include "tests/typed_support.hpp"
 
 using namespace shlo;
@@ -225,4 +226,15 @@ TEST_CASE("reduce_window with several inputs: the verifier", "[variadic][reduce_
                                  "p.mlir"),
                     Catch::Contains("result 1 must be tensor<5xi32>, found tensor<4xi32>"));
   CHECK_NOTHROW(parse_module(windowed_argmax(), "p.mlir"));  // control
+}
+
+TEST_CASE("variadic all_reduce and reduce_window print and read back", "[variadic][print]") {
+  for (const std::string& text : {spec_all_reduce(), windowed_argmax()}) {
+    const Module m = parse_module(text, "p.mlir");
+    const std::string printed = print_module(m);
+    CHECK(parse_module(printed, "printed.mlir") == m);
+    CHECK(print_module(parse_module(printed, "printed.mlir")) == printed);
+  }
+  // Control: equality sees the body (another tie rule is another program).
+  CHECK(parse_module(windowed_argmax("GT"), "p.mlir") != parse_module(windowed_argmax(), "p.mlir"));
 }
