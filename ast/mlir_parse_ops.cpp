@@ -499,7 +499,7 @@ Instruction bind(OpParseContext& cx, OpSyntax& op) {
                                    " but the instruction says " + to_string(written[i]));
   // Ops that may have several results keep them all (ast/regions.hpp).
   const bool several = inst.op == Op::Reduce || inst.op == Op::Sort || inst.op == Op::While || inst.op == Op::If ||
-                       inst.op == Op::Case || inst.op == Op::Scatter;
+                       inst.op == Op::Case || inst.op == Op::Scatter || inst.op == Op::ReduceWindow || inst.op == Op::AllReduce;
   if (op.written_result_types.empty() || (op.written_result_types.size() != 1 && !several))
     l.fail_at(inst.location, name + " is written with " + std::to_string(op.written_result_types.size()) +
                                  " results; it has one");
@@ -557,7 +557,7 @@ Instruction bind(OpParseContext& cx, OpSyntax& op) {
   }
   const bool takes_regions = inst.op == Op::ReduceWindow || inst.op == Op::SelectAndScatter || inst.op == Op::AllReduce ||
                             inst.op == Op::Reduce || inst.op == Op::Sort || inst.op == Op::While || inst.op == Op::If ||
-                            inst.op == Op::Case || inst.op == Op::Scatter;
+                            inst.op == Op::Case || inst.op == Op::Scatter || inst.op == Op::ReduceWindow || inst.op == Op::AllReduce;
   if (!takes_regions && !inst.regions.empty()) l.fail_at(inst.location, name + " takes no regions");
   verify_instruction(inst, l.file());
   return std::move(inst);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "ast/regions.hpp"
 #include "ast/verify_checker.hpp"
 #include "ast/verify_regions.hpp"
 #include "ast/verify_indexing.hpp"
@@ -335,13 +336,26 @@ void Checker::check() {
       return;
     }
     case Op::ReduceWindow: {
-      operand_count(2);
-      require(operand(1) == TensorType{{}, operand(0).element}, "init must be a rank-0 tensor of the input's element type");
+      // spec §reduce_window C1: N inputs, N init values, N results; C13: body (E0..EN-1, E0..EN-1) -> (E0..EN-1).
+      const std::size_t n = inst_.operands.size() / 2;
+      require(n >= 1 && inst_.operands.size() % 2 == 0,
+              "takes N inputs and N init values (C1), found " + std::to_string(inst_.operands.size()) + " operands");
       require(inst_.regions.size() == 1, "needs one region");
-      const ElementType body = scalar_binary_region(inst_.regions[0], operand(0).element, false, "the body", true);
+      std::vector<ElementType> body;
+      if (n == 1) {
+        require(operand(1) == TensorType{{}, operand(0).element}, "init must be a rank-0 tensor of the input's element type");
+        body.push_back(scalar_binary_region(inst_.regions[0], operand(0).element, false, "the body", true));
+      } else {
+        body = verify_reducer_body(inst_, file_, "C13");  // ast/verify_regions.cpp
+      }
       std::vector<std::int64_t> shape;
       window_op(operand(0), shape);
-      result_is(TensorType{shape, body});
+      require(result_count(inst_) == n, "has " + std::to_string(n) + " results, one per input (C1), found " +
+                                            std::to_string(result_count(inst_)));
+      for (std::size_t i = 0; i < n; ++i)  // C14-C16
+        require(result_type(inst_, i) == TensorType{shape, body[i]}, "result " + std::to_string(i) + " must be " +
+                                                                           to_string(TensorType{shape, body[i]}) + ", found " +
+                                                                           to_string(result_type(inst_, i)));
       return;
     }
     case Op::SelectAndScatter: {
@@ -360,14 +374,32 @@ void Checker::check() {
       return;
     }
     case Op::AllReduce: {
-      operand_count(1);  // any element type: integers and i1 fold exactly (spec all_reduce I1)
+      // Any number of operands of any element type (integers and i1 fold exactly, spec all_reduce
+      // I1); the one body (E, E) -> E folds each operand on its own (C5), result i has operand
+      // i's shape and element type E (C6, C7).
+      require(!inst_.operands.empty(), "needs at least one operand");
       require(inst_.regions.size() == 1, "needs one region");
+      require(inst_.regions[0].arguments.size() == 2,
+              "the body must take two scalars, (tensor<E>, tensor<E>) -> tensor<E>, and folds each operand on its own "
+              "(spec all_reduce C5); it takes " + std::to_string(inst_.regions[0].arguments.size()));
       const ElementType body = scalar_binary_region(inst_.regions[0], operand(0).element, false, "the body", true);
+      require(result_count(inst_) == inst_.operands.size(), "has one result per operand, " + std::to_string(inst_.operands.size()) +
+                                                                 ", found " + std::to_string(result_count(inst_)));
+      for (std::size_t i = 0; i < inst_.operands.size(); ++i) {
+        require(is_promotable(operand(i).element, body), "operand " + std::to_string(i) + " is " + to_string(operand(i)) +
+                                                             ", which the body's " + to_string(body) + " cannot hold (C5)");
+        const TensorType expected{operand(i).shape, body};
+        require(result_type(inst_, i) == expected, "result " + std::to_string(i) + " must be " + to_string(expected) + " (C6, C7), found " +
+                                                       to_string(result_type(inst_, i)));
+      }
       require(!a.replica_groups.empty() && !a.replica_groups[0].empty(), "needs replica_groups");
       std::set<std::int64_t> seen;
       for (const auto& g : a.replica_groups)
-        for (auto r : g) require(r >= 0 && seen.insert(r).second, "replica " + std::to_string(r) + " is negative or in two groups");
-      result_is(TensorType{operand(0).shape, body});
+        for (auto r : g) {
+          require(r != -1, "replica_groups pads a group with -1; the spec's all_reduce C3 (0 <= replica_groups) allows no "
+                           "padding, so its groups must all have one size");
+          require(r >= 0 && seen.insert(r).second, "replica " + std::to_string(r) + " is negative or in two groups (C1, C3)");
+        }
       return;
     }
     case Op::Add: case Op::Subtract: case Op::Multiply: case Op::Divide: case Op::Maximum: case Op::Minimum:

@@ -72,27 +72,43 @@ class RegionChecker : public InstructionChecker {
       require(d >= 0 && d < rank, "dimensions entry " + std::to_string(d) + " is out of range for rank " + std::to_string(rank));
       require(seen.insert(d).second, "dimensions entry " + std::to_string(d) + " appears twice");
     }
-    std::vector<TensorType> body_args(2 * n), body_returns(n), expected_results(n);
+    const auto body = reducer_body("C6");
+    std::vector<TensorType> expected_results(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      expected_results[i].element = body[i];  // C8
+      for (std::int64_t d = 0; d < rank; ++d)
+        if (!seen.count(d)) expected_results[i].shape.push_back(operand(0).shape[static_cast<std::size_t>(d)]);
+    }
+    require(results_ == expected_results, "the results must be " + signature_types(expected_results) + ", found " + signature_types(results_));
+  }
+
+ public:
+  // reduce and reduce_window: N inputs of one shape, N rank-0 inits of their element types, a
+  // body (E0..EN-1, E0..EN-1) -> (E0..EN-1) with each Ei the input's type or a wider one
+  // (is_promotable, the spec's constraint `rule`). Returns E0..EN-1.
+  std::vector<ElementType> reducer_body(const std::string& rule) const {
+    const std::size_t n = inst_.operands.size() / 2;
+    std::vector<TensorType> body_args(2 * n), body_returns(n);
+    std::vector<ElementType> elements(n);
+    const Region& body = inst_.regions.at(0);
     for (std::size_t i = 0; i < n; ++i) {
       require(operand(i).shape == operand(0).shape, "the inputs must have one shape, found " + to_string(operand(0)) + " and " +
                                                          to_string(operand(i)));
       require(operand(n + i) == scalar(operand(i).element),
               "init value " + inst_.operands[n + i] + " must be " + to_string(scalar(operand(i).element)) + ", is " +
                   to_string(operand(n + i)));
-      // C6: the body may compute in a wider type Ei (is_promotable); C8: the result is Ei.
-      const Region& body = inst_.regions[0];
       const ElementType e = body.arguments.size() == 2 * n ? body.arguments[i].second.element : operand(i).element;
       require(is_promotable(operand(i).element, e), "the body computes input " + std::to_string(i) + " in " + to_string(e) +
                                                         ", which is not " + to_string(operand(i).element) +
-                                                        " or a wider type of its kind (is_promotable, C6)");
+                                                        " or a wider type of its kind (is_promotable, " + rule + ")");
       body_args[i] = body_args[n + i] = body_returns[i] = scalar(e);
-      expected_results[i].element = e;
-      for (std::int64_t d = 0; d < rank; ++d)
-        if (!seen.count(d)) expected_results[i].shape.push_back(operand(0).shape[static_cast<std::size_t>(d)]);
+      elements[i] = e;
     }
-    signature(inst_.regions[0], body_args, body_returns, "the body");
-    require(results_ == expected_results, "the results must be " + signature_types(expected_results) + ", found " + signature_types(results_));
+    signature(body, body_args, body_returns, "the body");
+    return elements;
   }
+
+ private:
 
   // spec §sort C1-C5: inputs of one shape, results = inputs, comparator (E0, E0, E1, E1, ...) -> tensor<i1>.
   void sort() {
@@ -142,6 +158,10 @@ class RegionChecker : public InstructionChecker {
 }  // namespace
 
 void verify_region_op(const Instruction& inst, const std::string& file) { RegionChecker(inst, file).check(); }
+
+std::vector<ElementType> verify_reducer_body(const Instruction& inst, const std::string& file, const std::string& rule) {
+  return RegionChecker(inst, file).reducer_body(rule);
+}
 
 bool is_promotable(ElementType x, ElementType y) {
   if (x == ElementType::I1 || y == ElementType::I1) return x == y;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "ast/program.hpp"
 
@@ -11,6 +12,12 @@ namespace shlo {
 /// Checks reduce with a region body (any number of inputs), sort, while, if and case; throws
 /// ParseError at the instruction's location.
 void verify_region_op(const Instruction& inst, const std::string& file);
+
+/// For reduce and reduce_window with N inputs and N init values (an even operand count, one
+/// region): checks the inputs' shapes, the inits' types and the body's signature
+/// (E0..EN-1, E0..EN-1) -> (E0..EN-1), each Ei promotable from input i (the spec's
+/// constraint `rule`); returns E0..EN-1. Throws ParseError at the instruction.
+std::vector<ElementType> verify_reducer_body(const Instruction& inst, const std::string& file, const std::string& rule);
 
 /// The spec's `is_promotable(x, y)` (Notation): a region may compute in type y on operands of
 /// type x when both are i1, both integers or both floats, and y is at least as wide as x (so

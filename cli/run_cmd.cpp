@@ -104,9 +104,10 @@ void write_outputs(const D& d, const Module& m, const RunResult<D>& result, cons
         save_npy(stem + ".npy", {p->shape, p->data});
         continue;
       }
-      if (const auto* n = std::get_if<IntTensor>(&outs[i])) {  // integers: i64 .npy (ui64 above 2^63 wraps) and exact text
-        const bool is_signed = is_signed_integer(m.function().return_types[i].element);
-        save_npy(stem + ".npy", {n->shape, std::vector<std::int64_t>(n->data.begin(), n->data.end())});
+      if (const auto* n = std::get_if<IntTensor>(&outs[i])) {  // integers: .npy of their element type, and exact text
+        const ElementType element = m.function().return_types[i].element;
+        const bool is_signed = is_signed_integer(element);
+        save_npy(stem + ".npy", npy_of_integers(n->shape, n->data, element));
         std::ofstream txt(stem + ".txt");
         for (auto x : n->data) txt << (is_signed ? std::to_string(static_cast<std::int64_t>(x)) : std::to_string(x)) << "\n";
         continue;

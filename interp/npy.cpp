@@ -17,6 +17,15 @@ const char* to_string(NpyDtype d) {
     case NpyDtype::F64: return "f64";
     case NpyDtype::Bool: return "bool";
     case NpyDtype::I64: return "i64";
+    case NpyDtype::I8: return "i8";
+    case NpyDtype::I16: return "i16";
+    case NpyDtype::I32: return "i32";
+    case NpyDtype::U8: return "u8";
+    case NpyDtype::U16: return "u16";
+    case NpyDtype::U32: return "u32";
+    case NpyDtype::U64: return "u64";
+    case NpyDtype::F16: return "f16";
+    case NpyDtype::BF16: return "bf16";
   }
   return "?";
 }
@@ -74,18 +83,29 @@ struct DtypeInfo {
   bool big_endian;
 };
 
+// Each dtype's descr kind (after the byte-order character) and element size, in NpyDtype order.
+struct DescrKind {
+  const char* kind;
+  NpyDtype dtype;
+  std::size_t size;
+};
+constexpr DescrKind kKinds[] = {
+    {"f4", NpyDtype::F32, 4}, {"f8", NpyDtype::F64, 8}, {"b1", NpyDtype::Bool, 1}, {"i8", NpyDtype::I64, 8},
+    {"i1", NpyDtype::I8, 1},  {"i2", NpyDtype::I16, 2}, {"i4", NpyDtype::I32, 4},  {"u1", NpyDtype::U8, 1},
+    {"u2", NpyDtype::U16, 2}, {"u4", NpyDtype::U32, 4}, {"u8", NpyDtype::U64, 8},  {"f2", NpyDtype::F16, 2},
+    {"V2", NpyDtype::BF16, 2},
+};
+
 DtypeInfo parse_descr(const std::string& path, const std::string& descr) {
   if (descr.size() < 2) fail(path, "unsupported dtype '" + descr + "'");
   const char order = descr[0];
   const std::string kind = descr.substr(1);
-  const bool big = order == '>';
   if (order != '<' && order != '>' && order != '|' && order != '=')
     fail(path, "unsupported dtype '" + descr + "'");
-  if (kind == "f4") return {NpyDtype::F32, 4, big};
-  if (kind == "f8") return {NpyDtype::F64, 8, big};
-  if (kind == "b1") return {NpyDtype::Bool, 1, false};
-  if (kind == "i8") return {NpyDtype::I64, 8, big};
-  fail(path, "unsupported dtype '" + descr + "' (supported: <f4 f32, <f8 f64, |b1 bool, <i8 i64)");
+  for (const auto& k : kKinds)
+    if (kind == k.kind) return {k.dtype, k.size, order == '>' && k.size > 1 && k.dtype != NpyDtype::BF16};  // V2: raw bytes, little-endian
+  fail(path, "unsupported dtype '" + descr +
+                 "' (supported: f2 f4 f8, b1, i1 i2 i4 i8, u1 u2 u4 u8, and V2 read as bfloat16, in either byte order)");
 }
 
 template <class T>
@@ -192,6 +212,15 @@ NpyArray read_npy(const std::string& path) {
       break;
     }
     case NpyDtype::I64: finish(decode<std::int64_t>(raw, info.big_endian)); break;
+    case NpyDtype::I8: finish(decode<std::int8_t>(raw, false)); break;
+    case NpyDtype::I16: finish(decode<std::int16_t>(raw, info.big_endian)); break;
+    case NpyDtype::I32: finish(decode<std::int32_t>(raw, info.big_endian)); break;
+    case NpyDtype::U8: finish(decode<NpyU8>(raw, false)); break;
+    case NpyDtype::U16: finish(decode<std::uint16_t>(raw, info.big_endian)); break;
+    case NpyDtype::U32: finish(decode<std::uint32_t>(raw, info.big_endian)); break;
+    case NpyDtype::U64: finish(decode<std::uint64_t>(raw, info.big_endian)); break;
+    case NpyDtype::F16: finish(decode<NpyF16Bits>(raw, info.big_endian)); break;
+    case NpyDtype::BF16: finish(decode<NpyBF16Bits>(raw, false)); break;
   }
   return array;
 }
@@ -206,9 +235,11 @@ NpyArray read_npy(const std::string& path, NpyDtype expected_dtype, const Shape&
 }
 
 void write_npy(const std::string& path, const NpyArray& array) {
-  static const char* descr[] = {"<f4", "<f8", "|b1", "<i8"};
+  // The byte-order character: '|' where it does not apply (one byte, or V2's raw bytes).
+  const DescrKind& kind = kKinds[array.data.index()];
+  const char order = kind.size == 1 || kind.dtype == NpyDtype::BF16 ? '|' : '<';
   std::ostringstream dict;
-  dict << "{'descr': '" << descr[array.data.index()] << "', 'fortran_order': False, 'shape': (";
+  dict << "{'descr': '" << order << kind.kind << "', 'fortran_order': False, 'shape': (";
   for (std::size_t i = 0; i < array.shape.size(); ++i) dict << array.shape[i] << (array.shape.size() == 1 ? "," : (i + 1 < array.shape.size() ? ", " : ""));
   dict << "), }";
   std::string header = dict.str();

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <random>
+#include <sstream>
 
 namespace fs = std::filesystem;
 
@@ -29,9 +31,10 @@ std::string file_name(const Argument& arg) { return arg.name.substr(1) + ".npy";
 void check_array(NpyArray& a, const Argument& arg, const std::string& path, bool convert_f64) {
   if (a.shape != arg.type.shape)
     throw InputError(path + ": shape is " + shape_to_string(a.shape) + ", " + arg.name + " needs " + to_string(arg.type));
-  const bool pred = arg.type.element == ElementType::I1;
-  const bool ok = pred ? a.dtype() == NpyDtype::Bool : a.dtype() == NpyDtype::F32 || a.dtype() == NpyDtype::F64;
-  if (!ok) throw InputError(path + ": dtype is " + to_string(a.dtype()) + ", " + arg.name + " needs " + (pred ? "bool" : "f32 or f64"));
+  const ElementType e = arg.type.element;
+  if (!npy_dtype_fits(a.dtype(), e))
+    throw InputError(path + ": dtype is " + to_string(a.dtype()) + ", " + arg.name + " is " + to_string(arg.type) + " and needs " +
+                     to_string(npy_dtype_of(e)) + (is_float(e) ? " (or f32)" : " (no conversion between integer types)"));
   if (a.dtype() == NpyDtype::F64 && arg.type.element != ElementType::F64) {
     if (!convert_f64)
       throw InputError(path + ": dtype is f64, " + arg.name + " needs " + to_string(arg.type.element) +
@@ -41,7 +44,109 @@ void check_array(NpyArray& a, const Argument& arg, const std::string& path, bool
   }
 }
 
+// f16 bit pattern to its value (exact in a double).
+double f16_value(std::uint16_t bits) {
+  const bool negative = bits >> 15;
+  const int exponent = (bits >> 10) & 0x1F;
+  const int fraction = bits & 0x3FF;
+  double magnitude = 0;
+  if (exponent == 0x1F) magnitude = fraction ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+  else if (exponent == 0) magnitude = std::ldexp(fraction, -24);  // subnormal: fraction * 2^-14 / 2^10
+  else magnitude = std::ldexp(1024 + fraction, exponent - 25);
+  return negative ? -magnitude : magnitude;
+}
+
+double bf16_value(std::uint16_t bits) {
+  const std::uint32_t wide = static_cast<std::uint32_t>(bits) << 16;
+  float f = 0;
+  std::memcpy(&f, &wide, sizeof f);
+  return f;
+}
+
+// An integer dtype's C++ element type and the array of `bits` in it.
+template <class T>
+NpyArray integers_in(const Shape& shape, const std::vector<std::uint64_t>& bits) {
+  std::vector<T> v;
+  v.reserve(bits.size());
+  for (auto b : bits) v.push_back(static_cast<T>(b));  // keeps the low bits: the pattern of the element
+  return NpyArray{shape, std::move(v)};
+}
+
 }  // namespace
+
+NpyDtype npy_dtype_of(ElementType e) {
+  switch (e) {
+    case ElementType::I1: return NpyDtype::Bool;
+    case ElementType::I8: return NpyDtype::I8;
+    case ElementType::I16: return NpyDtype::I16;
+    case ElementType::I32: return NpyDtype::I32;
+    case ElementType::I64: return NpyDtype::I64;
+    case ElementType::UI8: return NpyDtype::U8;
+    case ElementType::UI16: return NpyDtype::U16;
+    case ElementType::UI32: return NpyDtype::U32;
+    case ElementType::UI64: return NpyDtype::U64;
+    case ElementType::F16: return NpyDtype::F16;
+    case ElementType::BF16: return NpyDtype::BF16;
+    case ElementType::F64: return NpyDtype::F64;
+    case ElementType::F32: case ElementType::F8E4M3FN: return NpyDtype::F32;
+  }
+  return NpyDtype::F32;  // not an enumerator
+}
+
+bool npy_dtype_fits(NpyDtype d, ElementType e) {
+  if (d == npy_dtype_of(e)) return true;
+  return is_float(e) && (d == NpyDtype::F32 || d == NpyDtype::F64);
+}
+
+std::vector<std::uint64_t> npy_integer_bits(const NpyArray& a) {
+  return std::visit([&](const auto& v) {
+    using T = typename std::decay_t<decltype(v)>::value_type;
+    std::vector<std::uint64_t> bits;
+    if constexpr (std::is_same_v<T, NpyU8>) {
+      for (auto x : v) bits.push_back(static_cast<std::uint8_t>(x));
+    } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, std::uint8_t>) {  // uint8_t: bool
+      bits.reserve(v.size());
+      // Through the 64-bit type of T's signedness: sign- or zero-extension.
+      for (auto x : v) bits.push_back(static_cast<std::uint64_t>(static_cast<std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>(x)));
+    } else {
+      throw InputError(std::string("an array of ") + to_string(a.dtype()) + " holds no integers");
+    }
+    return bits;
+  }, a.data);
+}
+
+NpyArray npy_of_integers(const Shape& shape, const std::vector<std::uint64_t>& bits, ElementType e) {
+  switch (npy_dtype_of(e)) {
+    case NpyDtype::I8: return integers_in<std::int8_t>(shape, bits);
+    case NpyDtype::I16: return integers_in<std::int16_t>(shape, bits);
+    case NpyDtype::I32: return integers_in<std::int32_t>(shape, bits);
+    case NpyDtype::I64: return integers_in<std::int64_t>(shape, bits);
+    case NpyDtype::U8: return integers_in<NpyU8>(shape, bits);
+    case NpyDtype::U16: return integers_in<std::uint16_t>(shape, bits);
+    case NpyDtype::U32: return integers_in<std::uint32_t>(shape, bits);
+    case NpyDtype::U64: return integers_in<std::uint64_t>(shape, bits);
+    case NpyDtype::F32: case NpyDtype::F64: case NpyDtype::Bool: case NpyDtype::F16: case NpyDtype::BF16: break;
+  }
+  throw InputError(std::string(to_string(e)) + " is not an integer type");
+}
+
+std::vector<double> npy_float_values(const NpyArray& a) {
+  return std::visit([&](const auto& v) {
+    using T = typename std::decay_t<decltype(v)>::value_type;
+    std::vector<double> out;
+    out.reserve(v.size());
+    if constexpr (std::is_floating_point_v<T>) {
+      for (auto x : v) out.push_back(static_cast<double>(x));
+    } else if constexpr (std::is_same_v<T, NpyF16Bits>) {
+      for (auto x : v) out.push_back(f16_value(static_cast<std::uint16_t>(x)));
+    } else if constexpr (std::is_same_v<T, NpyBF16Bits>) {
+      for (auto x : v) out.push_back(bf16_value(static_cast<std::uint16_t>(x)));
+    } else {
+      throw InputError(std::string("an array of ") + to_string(a.dtype()) + " holds no floats");
+    }
+    return out;
+  }, a.data);
+}
 
 // The range first .. first+count-1 of `replicas`, checked.
 InputArrays replica_range(int replicas, int first, int count) {
@@ -103,6 +208,32 @@ NpyArray random_input(const TensorType& type, std::uint64_t seed, int replica, s
     std::vector<std::uint8_t> v(n);
     for (auto& b : v) b = static_cast<std::uint8_t>(gen() & 1);
     return {type.shape, v};
+  }
+  if (is_integer(type.element)) {
+    // [ceil(lo), floor(hi)] within the type's range, in long double (exact for 64-bit bounds).
+    const int width = bit_width(type.element);
+    const bool is_signed = is_signed_integer(type.element);
+    const long double type_min = is_signed ? -std::ldexp(1.0L, width - 1) : 0.0L;
+    const long double type_max = is_signed ? std::ldexp(1.0L, width - 1) - 1 : std::ldexp(1.0L, width) - 1;
+    const long double low = std::max(std::ceil(static_cast<long double>(lo)), type_min);
+    const long double high = std::min(std::floor(static_cast<long double>(hi)), type_max);
+    if (low > high) {
+      std::ostringstream range;  // as the user wrote it (shortest form)
+      range << lo << "," << hi;
+      throw InputError("--range " + range.str() + " holds no integer of " + to_string(type.element) +
+                       " (its values are " + std::to_string(static_cast<long long>(std::max(type_min, -0x1p63L))) + " .. " +
+                       std::to_string(static_cast<unsigned long long>(type_max)) + ")");
+    }
+    // span - 1 fits in 64 bits; a draw is low + (64 random bits mod span), the same on every platform.
+    const std::uint64_t span_minus_one = static_cast<std::uint64_t>(high - low);
+    std::vector<std::uint64_t> bits(n);
+    for (auto& b : bits) {
+      const std::uint64_t r = gen();
+      const std::uint64_t offset = span_minus_one == ~std::uint64_t{0} ? r : r % (span_minus_one + 1);
+      const std::uint64_t base = low < 0 ? static_cast<std::uint64_t>(static_cast<std::int64_t>(low)) : static_cast<std::uint64_t>(low);
+      b = base + offset;  // modulo 2^64: the element's pattern, sign-extended for a signed type
+    }
+    return npy_of_integers(type.shape, bits, type.element);
   }
   std::vector<float> v(n);
   const float top = std::nextafter(static_cast<float>(hi), -std::numeric_limits<float>::infinity());

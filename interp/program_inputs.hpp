@@ -47,11 +47,32 @@ struct InputArrays {
 InputArrays read_inputs(const Function& f, const std::string& dir, int replicas, int first = 0, int count = -1,
                         bool convert_f64 = false);
 
+/// The .npy dtype that holds the values of element type e as they are: bool for i1, the integer
+/// dtype of e's width and signedness, f16, bf16 (V2), f32, f64; f8E4M3FN has none (f32).
+NpyDtype npy_dtype_of(ElementType e);
+
+/// Whether an array of dtype `d` may feed an argument of element type e: an integer or i1
+/// argument takes its own dtype only (no conversion between widths or signedness); a float
+/// argument takes its own dtype and, as always, f32 or f64 data (which the domain rounds to
+/// its values; read_inputs refuses f64 for a narrower argument unless asked to convert).
+bool npy_dtype_fits(NpyDtype d, ElementType e);
+
+/// An integer array's elements as the interpreter holds them: 64-bit patterns, sign-extended
+/// for signed dtypes, zero-extended for unsigned ones.
+std::vector<std::uint64_t> npy_integer_bits(const NpyArray& a);
+/// Integer elements (64-bit patterns, as IntTensor holds them) as an array of e's dtype, for
+/// writing an integer output in its own element type.
+NpyArray npy_of_integers(const Shape& shape, const std::vector<std::uint64_t>& bits, ElementType e);
+/// A float array's elements as doubles (f16 and bf16 exactly, from their bit patterns).
+std::vector<double> npy_float_values(const NpyArray& a);
+
 /// "LO,HI" (two finite numbers, LO < HI); throws InputError otherwise.
 std::pair<double, double> parse_range(const std::string& text);
 
 /// One argument's drawn values: float32-representable values uniform in [lo, hi), deterministic
-/// in (seed, replica, argument index); random bits for i1. Every command draws through this.
+/// in (seed, replica, argument index); random bits for i1; for an integer type, integers uniform
+/// in [ceil(lo), floor(hi)] within the type's range (InputError when no integer is left).
+/// Every command draws through this.
 NpyArray random_input(const TensorType& type, std::uint64_t seed, int replica, std::size_t index, double lo, double hi);
 
 /// random_input for every argument of replicas first .. first+count-1 (count < 0: all).
@@ -63,30 +84,25 @@ void save_inputs(const Function& f, const InputArrays& in, const std::string& di
 
 /// One array as a value of `type` in domain d (floats through d.from_double: exact in the
 /// exact and interval domains, rounded once in f32). Throws InputError naming `source`.
+/// One array as a value of `type` in domain d (floats through d.from_double: exact in the
+/// exact and interval domains, rounded once in f32). Throws InputError naming `source`.
 template <Domain D>
 Value<D> npy_value(const D& d, const NpyArray& a, const TensorType& type, const std::string& source) {
   if (a.shape != type.shape)
     throw InputError(source + ": shape is " + shape_to_string(a.shape) + ", expected " + to_string(type));
-  if (type.element == ElementType::I1) {
-    if (a.dtype() != NpyDtype::Bool) throw InputError(source + ": dtype is " + to_string(a.dtype()) + ", expected bool");
-    return PredTensor(a.shape, std::get<std::vector<std::uint8_t>>(a.data));
-  }
+  if (!npy_dtype_fits(a.dtype(), type.element))
+    throw InputError(source + ": dtype is " + to_string(a.dtype()) + ", expected " + to_string(npy_dtype_of(type.element)) + " for " +
+                     to_string(type));
+  if (type.element == ElementType::I1) return PredTensor(a.shape, std::get<std::vector<std::uint8_t>>(a.data));
+  if (is_integer(type.element)) return IntTensor(a.shape, npy_integer_bits(a));
   std::vector<typename D::Scalar> values;
-  std::visit(
-      [&](const auto& v) {
-        using E = typename std::decay_t<decltype(v)>::value_type;
-        if constexpr (std::is_same_v<E, float> || std::is_same_v<E, double>) {
-          values.reserve(v.size());
-          try {
-            for (auto x : v) values.push_back(d.from_double(static_cast<double>(x)));
-          } catch (const std::exception& e) {  // NaN into exact, say
-            throw InputError(source + ": " + e.what());
-          }
-        } else {
-          throw InputError(source + ": dtype is " + to_string(a.dtype()) + ", expected f32 or f64");
-        }
-      },
-      a.data);
+  const std::vector<double> doubles = npy_float_values(a);
+  values.reserve(doubles.size());
+  try {
+    for (double x : doubles) values.push_back(d.from_double(x));
+  } catch (const std::exception& e) {  // NaN into exact, say
+    throw InputError(source + ": " + e.what());
+  }
   return Tensor<typename D::Scalar>(a.shape, std::move(values));
 }
 

@@ -1,9 +1,9 @@
 // Regions as programs (docs/mlir-ops-plan.md §4.2): a region's body runs like a small function
 // on values of the run's value type, one instruction at a time through the same `execute` the
 // function body uses (interp/run_impl.hpp), so every op and every domain works inside a region.
-// The ops built on it: reduce with a body that is not one op (and with several inputs),
-// reduce_window, select_and_scatter and scatter with such bodies (scatter also with several
-// inputs), sort, while, if and case. The single-op bodies keep their fast kernels
+// The ops built on it: reduce, reduce_window and scatter with a body that is not one op (and
+// with several inputs), select_and_scatter and all_reduce with such bodies, sort, while, if
+// and case. The single-op bodies keep their fast kernels
 // (interp/ops/reduction.hpp, interp/ops/indexing.hpp).
 //
 // A body may compute in a wider element type than its operands (spec `is_promotable`: i8
@@ -63,7 +63,8 @@ inline bool runs_regions(const Instruction& inst) {
   switch (inst.op) {
     case Op::Sort: case Op::While: case Op::If: case Op::Case: return true;
     case Op::Reduce: return !inst.attributes.reduce_body;
-    case Op::ReduceWindow: return !one_combiner(inst.regions.at(0)) || promotes(inst, inst.regions.at(0), 0);
+    case Op::ReduceWindow:
+      return inst.operands.size() != 2 || !one_combiner(inst.regions.at(0)) || promotes(inst, inst.regions.at(0), 0);
     case Op::Scatter: {
       const Region& update = inst.regions.at(0);
       return inst.operands.size() != 3 || !scatter_combiner(update) || promotes(inst, update, 0);
@@ -187,20 +188,68 @@ std::vector<Value<D>> reduce_with_body(const D& d, const Instruction& inst, cons
   return out;
 }
 
-// #reduce_window with a region body: the window kernel, its combiner the region.
+// #reduce_window with a region body and N inputs (spec §reduce_window): each input padded
+// and base-dilated with its init value, then per window a left fold from the init values over
+// the window's positions in row-major order, body(acc..., element...), as the one-op kernel
+// folds (ops::reduce_window_by).
 template <class D>
-Value<D> reduce_window_with_body(const D& d, const Instruction& inst, const std::vector<const Value<D>*>& args,
-                                 const Captures<D>& outer) {
+std::vector<Value<D>> reduce_window_with_body(const D& d, const Instruction& inst, const std::vector<const Value<D>*>& args,
+                                              const Captures<D>& outer) {
+  const std::size_t n = inst.operands.size() / 2;
+  const WindowAttributes window = window_attributes(inst.attributes);
+  const auto g = ops::window_geometry(shape_of<D>(*args[0]), window);
+  const std::size_t rank = g.window.size();
+  std::vector<std::int64_t> low(rank, 0), high(rank, 0), interior(rank, 0);
+  for (std::size_t k = 0; k < rank; ++k) {
+    if (!window.padding.empty()) {
+      low[k] = window.padding[k].first;
+      high[k] = window.padding[k].second;
+    }
+    if (!window.base_dilations.empty()) interior[k] = window.base_dilations[k] - 1;
+  }
+  std::vector<Value<D>> padded, out;
+  for (std::size_t i = 0; i < n; ++i) {
+    padded.push_back(std::visit([&](const auto& input) -> Value<D> {
+      using T = std::decay_t<decltype(input)>;
+      return ops::pad(input, std::get<T>(*args[n + i])[0], low, high, interior);
+    }, *args[i]));
+    out.push_back(filled_with<D>(*args[n + i], g.windows));
+  }
+  const auto strides = row_major_strides(shape_of<D>(padded[0]));
+  const auto offsets = ops::window_offsets(g, strides);
   const Region& body = inst.regions.at(0);
-  return std::visit([&](const auto& input) -> Value<D> {
-    using T = std::decay_t<decltype(input)>;
-    using E = std::decay_t<decltype(input.data[0])>;
-    const E& init = std::get<T>(*args[1])[0];
-    return ops::reduce_window_by(input, init, window_attributes(inst.attributes), [&](const E& acc, const E& x) {
-      auto result = run_region(d, body, {Value<D>(T(Shape{}, acc)), Value<D>(T(Shape{}, x))}, outer);
-      return std::get<T>(result.at(0))[0];
-    });
-  }, *args[0]);
+  for_each_element(g.windows, num_elements(g.windows), [&](std::int64_t w) {
+    const std::int64_t start = ops::window_start(g, strides, w);
+    std::vector<Value<D>> acc;
+    for (std::size_t i = 0; i < n; ++i) acc.push_back(*args[n + i]);
+    for (auto off : offsets) {
+      for (std::size_t i = 0; i < n; ++i) acc.push_back(element_at<D>(padded[i], start + off));
+      acc = run_region(d, body, std::move(acc), outer);
+    }
+    for (std::size_t i = 0; i < n; ++i) copy_element<D>(out[i], w, acc[i], 0);
+  });
+  return out;
+}
+
+// #all_reduce with a body other than one op: one group's values of one operand, in increasing
+// replica id, folded element by element through the region, acc = body(acc, x), as the one-op
+// fold does (interp/replica_loop.hpp). The body reads only its arguments: every replica has
+// its own scope, so a captured value would be ambiguous.
+template <class D>
+Value<D> all_reduce_with_body(const D& d, const Region& body, const std::vector<const Value<D>*>& in_order) {
+  constexpr bool bound_analysis = requires(const typename D::Scalar& x) { d.compare_bits(CompareDirection::EQ, x, x); };
+  if constexpr (bound_analysis) {
+    throw OpError("stablehlo.all_reduce with a body of several ops is not supported in the " + d.name() + " domain");
+  } else {
+    Value<D> acc = *in_order.at(0);
+    const std::int64_t size = num_elements(shape_of<D>(acc));
+    for (std::size_t k = 1; k < in_order.size(); ++k)
+      for (std::int64_t i = 0; i < size; ++i) {
+        const auto folded = run_region(d, body, {element_at<D>(acc, i), element_at<D>(*in_order[k], i)}, Captures<D>{});
+        copy_element<D>(acc, i, folded.at(0), 0);
+      }
+    return acc;
+  }
 }
 
 // #select_and_scatter with region bodies: the window kernel, select and scatter the regions.
@@ -349,7 +398,7 @@ std::vector<Value<D>> execute_region_op(const D& d, const Instruction& inst, con
     for (std::size_t i = 0; i < captured.size(); ++i) outer.emplace(captured[i], args.at(inst.operands.size() + i));
     switch (inst.op) {
       case Op::Reduce: return reduce_with_body(d, inst, args, outer);
-      case Op::ReduceWindow: return {reduce_window_with_body(d, inst, args, outer)};
+      case Op::ReduceWindow: return reduce_window_with_body(d, inst, args, outer);
       case Op::SelectAndScatter: return {select_and_scatter_with_bodies(d, inst, args, outer)};
       case Op::Scatter: return scatter_with_body(d, inst, args, outer);
       case Op::Sort: return sort(d, inst, args, outer);

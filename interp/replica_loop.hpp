@@ -8,6 +8,8 @@
 //   V execute(const Instruction&, const std::vector<const V*>& operands)   one replica
 //   V reshape(V&& operand, const Shape&)        a reshape that takes the dying operand's storage
 //   V fold(Op body, ElementType element, const std::vector<const V*>& in_order)   one all_reduce group
+//   V fold_region(const Region& body, const std::vector<const V*>& in_order)   the same, any body
+//     (optional: without it an all_reduce whose body is not one op is refused)
 //   std::size_t bytes(const V&)                  for the peak of live values
 #pragma once
 
@@ -15,6 +17,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -85,6 +88,17 @@ struct LoopStats {
 
 /// Calls nested deeper than this are an error (a function that calls itself, directly or not).
 inline constexpr int kMaxCallDepth = 64;
+
+/// The op of an all_reduce body that is one combinable op of its two arguments, which the
+/// backend's fold computes; none for any other body, which runs as a program.
+inline std::optional<Op> all_reduce_kernel_op(const Region& body) {
+  if (!is_single_binary_body(body)) return std::nullopt;
+  try {
+    return region_binary_op(body, "all_reduce body");
+  } catch (const OpError&) {
+    return std::nullopt;
+  }
+}
 
 /// Runs function `f` of `m` on env[i] (the arguments of local replica i, bound by name). With
 /// options.keep_values every value stays in env; otherwise only the arguments that are never
@@ -190,16 +204,25 @@ LoopStats run_function_loop(const Module& m, const Function& f, Backend& backend
     try {
       if (inst.op == Op::AllReduce) {
         const auto groups = replica_partition(inst, R);
-        const Op body = region_binary_op(inst.regions[0], "all_reduce body");
-        std::vector<const V*> operands;
-        for (const auto& e : env) operands.push_back(&e.at(inst.operands[0]));
+        const Region& body = inst.regions[0];
+        const std::optional<Op> kernel_op = all_reduce_kernel_op(body);
         // Integer folds wrap and order by the body's type, which may be wider (is_promotable).
-        const ElementType element = inst.regions[0].arguments.at(0).second.element;
-        auto outs = exchange.all_reduce(groups, operands,
-                                        [&](const std::vector<const V*>& in_order) { return backend.fold(body, element, in_order); });
-        for (std::size_t i = 0; i < env.size(); ++i) {
-          live += backend.bytes(outs[i]);
-          env[i].insert_or_assign(inst.result, std::move(outs[i]));
+        const ElementType element = body.arguments.at(0).second.element;
+        const typename ReplicaExchange<V>::Fold fold = [&](const std::vector<const V*>& in_order) -> V {
+          if (kernel_op) return backend.fold(*kernel_op, element, in_order);
+          if constexpr (requires { backend.fold_region(body, in_order); }) return backend.fold_region(body, in_order);
+          else throw OpError("stablehlo.all_reduce with a body of several ops is not supported here");
+        };
+        // The body folds each operand on its own (spec all_reduce C5): one exchange per operand,
+        // which every replica (or MPI rank) makes in the same order.
+        for (std::size_t p = 0; p < inst.operands.size(); ++p) {
+          std::vector<const V*> operands;
+          for (const auto& e : env) operands.push_back(&e.at(inst.operands[p]));
+          auto outs = exchange.all_reduce(groups, operands, fold);
+          for (std::size_t i = 0; i < env.size(); ++i) {
+            live += backend.bytes(outs[i]);
+            env[i].insert_or_assign(result_name(inst, p), std::move(outs[i]));
+          }
         }
       } else {
         // A reshape of a value that dies here takes its storage instead of copying it.

@@ -162,6 +162,10 @@ struct DomainBackend {
     if (is_integer(element)) return fold_in<IntTensor>(IntegerDomain(element), body, in_order);
     return with_float_arithmetic(d, element, [&](const auto& e) { return fold_in<Tensor<S<D>>>(e, body, in_order); });
   }
+  // The same with a body of several ops, run as a program (interp/region_exec.hpp).
+  Value<D> fold_region(const Region& body, const std::vector<const Value<D>*>& in_order) const {
+    return all_reduce_with_body(d, body, in_order);
+  }
   template <class T, class E>
   static Value<D> fold_in(const E& e, Op body, const std::vector<const Value<D>*>& in_order) {
     T acc(std::get<T>(*in_order[0]).shape, copied(std::get<T>(*in_order[0]).data));
