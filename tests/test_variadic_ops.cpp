@@ -11,9 +11,6 @@ using namespace shlo::test;
 
 namespace {
 
-const ExactDomain E;
-const F32Domain F32;
-
 // `text` with its one occurrence of `from` replaced by `to` (the test's own mistake if absent).
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   const auto at = text.find(from);
