@@ -24,6 +24,13 @@ inline std::string parse_error_of(const std::string& text) {
   return "";
 }
 
+/// `text` with its one occurrence of `from` replaced by `to` (the test's own mistake if absent).
+inline std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
 /// The folder of real printer output (../shared/artifacts/lean4-mlir), or "" if absent.
 inline std::string artifacts_dir() {
   const std::filesystem::path dir = SHLO_ARTIFACTS_DIR;

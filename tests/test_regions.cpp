@@ -7,19 +7,13 @@
 
 #include "ast/mlir_print.hpp"
 #include "interp/region_exec.hpp"
+#include "tests/support.hpp"
 #include "tests/typed_support.hpp"
 
 using namespace shlo;
 using namespace shlo::test;
 
 namespace {
-
-// `text` with its one occurrence of `from` replaced by `to` (the test's own mistake if absent).
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-  const auto at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  return text.replace(at, from.size(), to);
-}
 
 // jnp.argmax(x, axis=1) as JAX prints it: a reduce of (values, iota) whose body keeps the
 // larger value and, on ties, the smaller index.

@@ -4,19 +4,13 @@
 #include <catch2/catch.hpp>
 
 #include "ast/mlir_print.hpp"
+#include "tests/support.hpp"
 #include "tests/typed_support.hpp"
 
 using namespace shlo;
 using namespace shlo::test;
 
 namespace {
-
-// `text` with its one occurrence of `from` replaced by `to` (the test's own mistake if absent).
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-  const auto at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  return text.replace(at, from.size(), to);
-}
 
 // Runs `text` in the exact domain on integer inputs[replica][argument] (decimals of each
 // argument's element type); returns outputs[replica][result] as decimals.
