@@ -8,6 +8,8 @@
 #include <random>
 #include <sstream>
 
+#include "interp/ops/integer.hpp"  // binary16_value
+
 namespace fs = std::filesystem;
 
 namespace shlo {
@@ -44,18 +46,7 @@ void check_array(NpyArray& a, const Argument& arg, const std::string& path, bool
   }
 }
 
-// f16 bit pattern to its value (exact in a double).
-double f16_value(std::uint16_t bits) {
-  const bool negative = bits >> 15;
-  const int exponent = (bits >> 10) & 0x1F;
-  const int fraction = bits & 0x3FF;
-  double magnitude = 0;
-  if (exponent == 0x1F) magnitude = fraction ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
-  else if (exponent == 0) magnitude = std::ldexp(fraction, -24);  // subnormal: fraction * 2^-14 / 2^10
-  else magnitude = std::ldexp(1024 + fraction, exponent - 25);
-  return negative ? -magnitude : magnitude;
-}
-
+// A bf16 bit pattern's value: the upper half of a float32 (exact in a double).
 double bf16_value(std::uint16_t bits) {
   const std::uint32_t wide = static_cast<std::uint32_t>(bits) << 16;
   float f = 0;
@@ -138,7 +129,7 @@ std::vector<double> npy_float_values(const NpyArray& a) {
     if constexpr (std::is_floating_point_v<T>) {
       for (auto x : v) out.push_back(static_cast<double>(x));
     } else if constexpr (std::is_same_v<T, NpyF16Bits>) {
-      for (auto x : v) out.push_back(f16_value(static_cast<std::uint16_t>(x)));
+      for (auto x : v) out.push_back(ops::detail::binary16_value(static_cast<std::uint16_t>(x)));
     } else if constexpr (std::is_same_v<T, NpyBF16Bits>) {
       for (auto x : v) out.push_back(bf16_value(static_cast<std::uint16_t>(x)));
     } else {

@@ -84,8 +84,6 @@ void save_inputs(const Function& f, const InputArrays& in, const std::string& di
 
 /// One array as a value of `type` in domain d (floats through d.from_double: exact in the
 /// exact and interval domains, rounded once in f32). Throws InputError naming `source`.
-/// One array as a value of `type` in domain d (floats through d.from_double: exact in the
-/// exact and interval domains, rounded once in f32). Throws InputError naming `source`.
 template <Domain D>
 Value<D> npy_value(const D& d, const NpyArray& a, const TensorType& type, const std::string& source) {
   if (a.shape != type.shape)
