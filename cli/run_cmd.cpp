@@ -179,8 +179,26 @@ void print_summary(const D& d, const Module& m, const RunResult<D>& result, cons
   }
 }
 
+// The instructions that took longest, where they are written: a benchmark's first question is
+// which op (not which op kind) to look at. serial as in print_timing's table.
+void print_slowest_instructions(std::vector<InstructionTime> spent, const Module& m) {
+  constexpr std::size_t kShown = 10;
+  if (spent.empty()) return;
+  const std::size_t shown = std::min(kShown, spent.size());
+  std::partial_sort(spent.begin(), spent.begin() + static_cast<std::ptrdiff_t>(shown), spent.end(),
+                    [](const InstructionTime& a, const InstructionTime& b) { return a.seconds > b.seconds; });
+  std::printf("slowest %zu of %zu instructions run:\n", shown, spent.size());
+  std::printf("  %-28s %-20s %-22s %10s %10s\n", "where", "op", "result shape", "time (s)", "serial (s)");
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto& t = spent[i];
+    const std::string where = m.file + ":" + std::to_string(t.location.line) + ":" + std::to_string(t.location.column);
+    std::printf("  %-28s %-20s %-22s %10.3f %10.3f\n", where.c_str(), op_name(t.op), shape_to_string(t.shape).c_str(), t.seconds,
+                t.cpu_seconds - t.split_seconds);
+  }
+}
+
 template <class D>
-void print_timing(const RunResult<D>& result, double total) {
+void print_timing(const RunResult<D>& result, const Module& m, double total) {
   // serial: CPU time outside loops that split over the threads (SplitWork); meaningful with --threads 1.
   std::printf("\n%-20s %8s %10s %12s %10s %10s\n", "op", "count", "time (s)", "flops", "GFLOP/s", "serial (s)");
   double flops = 0, split = 0;
@@ -199,6 +217,7 @@ void print_timing(const RunResult<D>& result, double total) {
   const double cpu = secs(usage.ru_utime) + secs(usage.ru_stime);
   std::printf("process CPU %.3f s, of it in split loops %.3f s: serial fraction %.1f%% (with --threads 1)\n", cpu, split,
               cpu > 0 ? 100 * (cpu - split) / cpu : 0.0);
+  print_slowest_instructions(result.instructions, m);
 }
 
 // The time line, the summary table and the output files of a finished run.
@@ -298,7 +317,7 @@ void run_in(const D& d, const Module& m, const RunArgs& args) {
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   progress.clear();
   report(d, m, result, args, d.name(), total);
-  if (args.timing) print_timing(result, total);
+  if (args.timing) print_timing(result, m, total);
 }
 
 // float32 on the CUDA kernels: on the device ("cuda") or their host path ("cuda-host").

@@ -83,6 +83,7 @@ class InProcessExchange final : public ReplicaExchange<V> {
 
 struct LoopStats {
   std::map<std::string, OpProfile> profile;  // per op name
+  std::vector<InstructionTime> instructions;  // per instruction run, in order
   std::size_t peak_live_bytes = 0;
 };
 
@@ -182,6 +183,7 @@ LoopStats run_function_loop(const Module& m, const Function& f, Backend& backend
         mine.cpu_seconds += p.cpu_seconds;
         mine.split_seconds += p.split_seconds;
       }
+      stats.instructions.insert(stats.instructions.end(), callee_stats.instructions.begin(), callee_stats.instructions.end());
       stats.peak_live_bytes = std::max(stats.peak_live_bytes, live + callee_stats.peak_live_bytes);
       for (std::size_t i = 0; i < env.size(); ++i)
         for (std::size_t r = 0; r < call->results.size(); ++r) {
@@ -285,11 +287,14 @@ LoopStats run_function_loop(const Module& m, const Function& f, Backend& backend
     stats.peak_live_bytes = std::max(stats.peak_live_bytes, live);
     if (after) after(k, env);
     free_dead(j);
+    InstructionTime spent{inst.location, inst.op, inst.result_type.shape, std::chrono::duration<double>(Clock::now() - t0).count(),
+                          thread_cpu_seconds() - cpu0, SplitWork::seconds() - split0};
     auto& prof = stats.profile[op_name(inst.op)];
     prof.count += 1;
-    prof.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
-    prof.cpu_seconds += thread_cpu_seconds() - cpu0;
-    prof.split_seconds += SplitWork::seconds() - split0;
+    prof.seconds += spent.seconds;
+    prof.cpu_seconds += spent.cpu_seconds;
+    prof.split_seconds += spent.split_seconds;
+    stats.instructions.push_back(std::move(spent));
     prof.flops += instruction_flops(inst) * static_cast<double>(env.size());
     ++k;
   }

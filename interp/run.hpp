@@ -31,6 +31,14 @@ struct OpProfile {
   double cpu_seconds = 0, split_seconds = 0;
 };
 
+/// One instruction's share of a run (every replica together), for a list of the slowest.
+struct InstructionTime {
+  Location location;
+  Op op{};
+  Shape shape;  // the (first) result's
+  double seconds = 0, cpu_seconds = 0, split_seconds = 0;
+};
+
 struct RunProgress {
   std::size_t done = 0, total = 0;  // instructions (per replica)
   const Instruction* current = nullptr;
@@ -59,6 +67,7 @@ template <class D>
 struct RunResult {
   std::vector<std::vector<Value<D>>> outputs;  // [replica][result]
   std::map<std::string, OpProfile> profile;    // per op name
+  std::vector<InstructionTime> instructions;   // per instruction run (calls' bodies included), in order
   std::size_t peak_live_bytes = 0;             // largest total of live tensors (scalar storage)
   std::vector<std::unordered_map<std::string, Value<D>>> values;  // [replica], with keep_values
 };

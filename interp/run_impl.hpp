@@ -212,6 +212,7 @@ RunResult<D> run_observed(const Module& m, const D& d, std::vector<std::vector<V
   LoopStats stats = run_replica_loop(m, backend, exchange, env, options, after);
   RunResult<D> result;
   result.profile = std::move(stats.profile);
+  result.instructions = std::move(stats.instructions);
   result.peak_live_bytes = stats.peak_live_bytes;
   result.outputs.resize(env.size());
   for (std::size_t i = 0; i < env.size(); ++i)

@@ -154,6 +154,16 @@ if [ -d "$artifacts" ]; then
   check "run --timing" 0 "$shlo" run "$lf" -d f64 --random-inputs 1 --timing
   grep -q "GFLOP/s" "$tmp/out" || { echo "FAIL run --timing table"; cat "$tmp/out"; fails=$((fails + 1)); }
   grep -q "serial fraction" "$tmp/out" || { echo "FAIL run --timing serial fraction"; cat "$tmp/out"; fails=$((fails + 1)); }
+  # The slowest instructions: each row's file:line:column holds the op the row names (the
+  # control: the row is checked against a line of the file, which a wrong location fails).
+  grep -q "^slowest [0-9]* of [0-9]* instructions run" "$tmp/out" || { echo "FAIL run --timing slowest list"; cat "$tmp/out"; fails=$((fails + 1)); }
+  rows=0
+  while read -r where op _; do
+    line=$(echo "$where" | awk -F: '{print $(NF-1)}')
+    rows=$((rows + 1))
+    sed -n "${line}p" "$lf" | grep -q "stablehlo.$op" || { echo "FAIL run --timing: $where is not a $op"; fails=$((fails + 1)); }
+  done < <(sed -n '/^slowest/,$p' "$tmp/out" | grep "^  .*\.mlir:[0-9]*:[0-9]* ")
+  [ "$rows" -ge 3 ] || { echo "FAIL run --timing: $rows slowest rows"; cat "$tmp/out"; fails=$((fails + 1)); }
   check "run --profile is gone (check --profile is the accuracy profile)" 2 "$shlo" run "$lf" -d f64 --random-inputs 1 --profile
 else
   echo "skip artifact checks: $artifacts is absent"
