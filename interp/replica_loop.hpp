@@ -11,6 +11,7 @@
 //   V fold_region(const Region& body, const std::vector<const V*>& in_order)   the same, any body
 //     (optional: without it an all_reduce whose body is not one op is refused)
 //   std::size_t bytes(const V&)                  for the peak of live values
+//   void release(V&)                             (optional) frees a dying value's contents by the threads
 #pragma once
 
 #include <algorithm>
@@ -155,6 +156,7 @@ LoopStats run_function_loop(const Module& m, const Function& f, Backend& backend
         auto it = e.find(name);
         if (it == e.end()) continue;
         live -= backend.bytes(it->second);
+        if constexpr (requires { backend.release(it->second); }) backend.release(it->second);
         e.erase(it);
       }
     }

@@ -177,6 +177,10 @@ struct DomainBackend {
     return acc;
   }
   std::size_t bytes(const Value<D>& v) const { return bytes_of<D>(v); }
+  // A dying value's multiple-precision limbs are freed by the threads (release_in_parallel).
+  void release(Value<D>& v) const {
+    if (auto* t = std::get_if<Tensor<typename D::Scalar>>(&v)) release_in_parallel(t->data);
+  }
 };
 
 }  // namespace run_detail

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "interp/domain/domain_spec.hpp"
+#include "interp/ops/common.hpp"
 #include "tests/support.hpp"
 
 using namespace shlo;
@@ -150,6 +151,37 @@ TEST_CASE("interval: undefined or undecidable ops are errors", "[domain][interva
   CHECK_THROWS_WITH(I64.rsqrt(iv("0", "1")), Catch::Contains("undecided"));
   CHECK_THROWS_AS(I64.add(I64.from_literal("inf"), I64.from_literal("-inf")), DomainError);
   CHECK_THROWS_AS(IntervalDomain(1), DomainError);
+}
+
+TEST_CASE("interval: a placeholder holds no limbs until assigned; a move leaves one", "[domain][interval]") {
+  const IntervalDomain d(64);
+  const BigInterval third = d.div(d.from_rational(Rational(1)), d.from_rational(Rational(3)));
+  BigInterval p = BigInterval::placeholder();
+  CHECK(p.is_placeholder());
+  BigInterval copy_of_p = p;  // copying a placeholder allocates nothing either
+  CHECK(copy_of_p.is_placeholder());
+  p = third;  // assignment gives it the value and its precision
+  REQUIRE_FALSE(p.is_placeholder());
+  CHECK(p.precision() == 64);
+  CHECK(IntervalDomain::width(p) == IntervalDomain::width(third));
+  CHECK(mpfi_is_inside(p.get(), third.get()) > 0);
+  CHECK(mpfi_is_inside(third.get(), p.get()) > 0);
+  BigInterval moved = std::move(p);  // the limbs move; the source is a placeholder again
+  CHECK(p.is_placeholder());
+  CHECK(mpfi_is_inside(moved.get(), third.get()) > 0);
+  p = moved;  // and can be assigned again
+  CHECK_FALSE(p.is_placeholder());
+  p.release();
+  CHECK(p.is_placeholder());
+  p.release();  // twice is harmless
+  CHECK(p.is_placeholder());
+  CHECK_FALSE(third.is_placeholder());  // control: a value is never a placeholder
+  CHECK_FALSE(BigInterval(53).is_placeholder());
+  // Storage for writing: placeholders that the threads fill (ops::filled), values after.
+  const auto copies = filled(std::int64_t{1000}, third);
+  for (const auto& x : copies) CHECK(mpfi_is_inside(x.get(), third.get()) > 0);
+  auto storage = storage_for_writing<BigInterval>(3);
+  CHECK(storage[2].is_placeholder());
 }
 
 TEST_CASE("mpfr: exactly P bits, correctly rounded", "[domain][mpfr]") {

@@ -42,6 +42,23 @@ TEST_CASE("SplitWork counts CPU time under a splitting meter once, nothing under
   CHECK(split <= cpu);  // counted twice, it would be about 0.06 of 0.04 s
 }
 
+TEST_CASE("SplitWork: a splitting loop inside one that does not split still counts", "[serial_fraction]") {
+  // A convolution of three images does not split its images, but each image's product does:
+  // that product's time is split work, and the images' own loop is not.
+  const double cpu0 = thread_cpu_seconds(), split0 = SplitWork::seconds();
+  {
+    const SplitWork images(false);
+    burn(0.02);  // serial: the images' loop itself
+    {
+      const SplitWork product(true);
+      burn(0.03);
+    }
+  }
+  const double cpu = thread_cpu_seconds() - cpu0, split = SplitWork::seconds() - split0;
+  CHECK(split >= 0.03);         // the product counts (it counted nothing before)
+  CHECK(split <= cpu - 0.019);  // control: the images' own 0.02 s stays serial
+}
+
 TEST_CASE("parallel_for_elements counts as split from its grain on, with any thread count", "[serial_fraction]") {
   for (int threads : {1, 2}) {
     set_thread_count(threads);

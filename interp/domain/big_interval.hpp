@@ -13,30 +13,55 @@ class BigInterval {
  public:
   explicit BigInterval(mpfr_prec_t precision = 53) { mpfi_init2(v_, precision); mpfi_set_si(v_, 0); }
   BigInterval(const BigInterval& o) {
+    if (o.is_placeholder()) {
+      make_placeholder();
+      return;
+    }
     mpfi_init2(v_, mpfi_get_prec(o.v_));
     mpfi_set(v_, o.v_);
   }
+  // A move takes the limbs and leaves a placeholder: no allocation.
   BigInterval(BigInterval&& o) noexcept {
-    mpfi_init2(v_, MPFR_PREC_MIN);
-    mpfi_swap(v_, o.v_);
+    *v_ = *o.v_;
+    o.make_placeholder();
   }
   BigInterval& operator=(const BigInterval& o) {
-    if (this != &o) {
-      mpfi_set_prec(v_, mpfi_get_prec(o.v_));
-      mpfi_set(v_, o.v_);
+    if (this == &o) return *this;
+    if (o.is_placeholder()) {
+      release();
+      return *this;
     }
+    if (is_placeholder())
+      mpfi_init2(v_, mpfi_get_prec(o.v_));
+    else
+      mpfi_set_prec(v_, mpfi_get_prec(o.v_));
+    mpfi_set(v_, o.v_);
     return *this;
   }
   BigInterval& operator=(BigInterval&& o) noexcept {
-    mpfi_swap(v_, o.v_);
+    mpfi_swap(v_, o.v_);  // a placeholder on either side swaps like any value
     return *this;
   }
-  ~BigInterval() { mpfi_clear(v_); }
+  ~BigInterval() {
+    if (!is_placeholder()) mpfi_clear(v_);
+  }
+
+  /// Storage that is not yet a value: no limbs. It may only be assigned to, moved or
+  /// destroyed. Tensors whose every element is assigned before it is read are built of these,
+  /// so that the allocation of the limbs happens in the threads that assign them
+  /// (interp/ops/common.hpp, storage_for_writing).
+  static BigInterval placeholder() { return BigInterval(Placeholder{}); }
+  bool is_placeholder() const { return v_->left._mpfr_d == nullptr; }
+  /// Frees the limbs now and becomes a placeholder (the threads free a dying tensor's limbs).
+  void release() {
+    if (is_placeholder()) return;
+    mpfi_clear(v_);
+    make_placeholder();
+  }
 
   mpfi_ptr get() { return v_; }
   mpfi_srcptr get() const { return v_; }
   mpfr_prec_t precision() const { return mpfi_get_prec(v_); }
-
   // Endpoints as mpfr values without copying.
   mpfr_srcptr lo() const { return &v_->left; }
   mpfr_srcptr hi() const { return &v_->right; }
@@ -46,6 +71,15 @@ class BigInterval {
   static BigInterval from_endpoints(mpfr_srcptr lo, mpfr_srcptr hi, mpfr_prec_t precision);
 
  private:
+  struct Placeholder {};
+  explicit BigInterval(Placeholder) { make_placeholder(); }
+  // MPFR marks nothing as "no limbs"; a null limb pointer, which no initialised value has, does.
+  void make_placeholder() {
+    v_->left._mpfr_d = nullptr;
+    v_->right._mpfr_d = nullptr;
+    v_->left._mpfr_prec = v_->right._mpfr_prec = MPFR_PREC_MIN;
+  }
+
   mpfi_t v_;
 };
 

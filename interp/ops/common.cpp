@@ -23,7 +23,7 @@ double thread_cpu_seconds() {
 }
 
 namespace {
-thread_local int split_depth = 0;         // meters open on this thread
+thread_local int split_depth = 0;         // counting meters open on this thread
 thread_local double split_seconds = 0;    // CPU time under the outermost counting meters
 bool in_parallel_region() {
 #ifdef _OPENMP
@@ -35,13 +35,17 @@ bool in_parallel_region() {
 }  // namespace
 
 SplitWork::SplitWork(bool splits) : counting_(splits && split_depth == 0 && !in_parallel_region()) {
-  if (counting_) start_ = thread_cpu_seconds();
+  // Only a counting meter hides the ones inside it: a meter that does not split (a convolution
+  // of too few images to split them) leaves its inner loops, which may split, to count.
+  if (!counting_) return;
+  start_ = thread_cpu_seconds();
   ++split_depth;
 }
 
 SplitWork::~SplitWork() {
+  if (!counting_) return;
   --split_depth;
-  if (counting_) split_seconds += thread_cpu_seconds() - start_;
+  split_seconds += thread_cpu_seconds() - start_;
 }
 
 double SplitWork::seconds() { return split_seconds; }

@@ -66,7 +66,8 @@ double thread_cpu_seconds();
 /// The serial-fraction meter: a SplitWork(true) in scope counts the calling thread's CPU time
 /// as work that splits over the threads (or would, given two or more). With one thread,
 /// `shlo run --timing` reports the rest of each op's CPU time as serial: the part that no
-/// thread count speeds up. Nested meters, and meters inside a parallel region, count once.
+/// thread count speeds up. Meters inside a counting meter, or inside a parallel region, count
+/// once; meters inside one that does not count still count.
 class SplitWork {
  public:
   explicit SplitWork(bool splits);
@@ -137,12 +138,38 @@ void parallel_for_ranges(std::int64_t n, F&& f, std::int64_t min_elements) {
   for (std::int64_t r = 0; r < ranges; ++r) f(n * r / ranges, n * (r + 1) / ranges);
 }
 
+/// n elements that the caller assigns, every one, before any is read. Scalars with a
+/// placeholder state (BigInterval) start as placeholders, so that the limbs are allocated by
+/// the threads that assign them rather than here, one at a time; other types as in a vector.
+template <class E>
+std::vector<E> storage_for_writing(std::int64_t n) {
+  if constexpr (requires { E::placeholder(); })
+    return std::vector<E>(static_cast<std::size_t>(n), E::placeholder());
+  else
+    return std::vector<E>(static_cast<std::size_t>(n));
+}
+
+/// Frees the limbs of a large tensor's multiple-precision elements on the threads, before the
+/// vector's own (then cheap) destructor runs; for other types, nothing.
+template <class E>
+void release_in_parallel(std::vector<E>& v) {
+  if constexpr (requires(E& x) { x.release(); }) {
+    const auto n = static_cast<std::int64_t>(v.size());
+    if (n < kCopyGrain<E>) return;  // the destructor frees a small one
+    parallel_for_ranges(n, [&](std::int64_t b, std::int64_t e) {
+      for (std::int64_t i = b; i < e; ++i) v[static_cast<std::size_t>(i)].release();
+    }, kCopyGrain<E>);
+  } else {
+    (void)v;
+  }
+}
+
 /// n copies of `value`, written by the threads when n is large.
 template <class E>
 std::vector<E> filled(std::int64_t n, const E& value) {
   const SplitWork meter(n >= kCopyGrain<E>);
   if (n < kCopyGrain<E> || thread_count() == 1) return std::vector<E>(static_cast<std::size_t>(n), value);
-  std::vector<E> out(static_cast<std::size_t>(n));
+  std::vector<E> out = storage_for_writing<E>(n);
   parallel_for_ranges(n, [&](std::int64_t b, std::int64_t e) { std::fill(out.begin() + b, out.begin() + e, value); }, kCopyGrain<E>);
   return out;
 }
@@ -150,17 +177,24 @@ std::vector<E> filled(std::int64_t n, const E& value) {
 /// Working storage whose every element is written before it is read (a convolution's patch
 /// and packed-weight buffers). float and double are left uninitialised, so that the threads
 /// that write the buffer are the ones that first touch its pages, and no thread zero-fills
-/// it first; other scalars (multiple precision) are copies of `init`, as in a vector.
+/// it first; scalars with a placeholder state start as placeholders (storage_for_writing);
+/// other scalars (multiple precision) are copies of `init`, as in a vector. A large buffer of
+/// multiple-precision scalars is freed by the threads.
 template <class S>
 class Scratch {
  public:
   Scratch(std::size_t n, const S& init) : size_(n) {
     if constexpr (std::is_trivially_default_constructible_v<S> && std::is_trivially_destructible_v<S>)
       raw_.reset(new S[n]);  // default-initialised: indeterminate until written
+    else if constexpr (requires { S::placeholder(); })
+      vec_ = storage_for_writing<S>(static_cast<std::int64_t>(n));
     else
       vec_.assign(n, init);
     data_ = raw_ ? raw_.get() : vec_.data();
   }
+  ~Scratch() { release_in_parallel(vec_); }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
   S* data() { return data_; }
   S& operator[](std::size_t i) { return data_[i]; }
   S* begin() { return data_; }
@@ -179,7 +213,7 @@ std::vector<E> copied(const std::vector<E>& in) {
   const auto n = static_cast<std::int64_t>(in.size());
   const SplitWork meter(n >= kCopyGrain<E>);
   if (n < kCopyGrain<E> || thread_count() == 1) return in;
-  std::vector<E> out(in.size());
+  std::vector<E> out = storage_for_writing<E>(n);
   parallel_for_ranges(n, [&](std::int64_t b, std::int64_t e) { std::copy(in.begin() + b, in.begin() + e, out.begin() + b); }, kCopyGrain<E>);
   return out;
 }

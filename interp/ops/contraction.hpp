@@ -59,9 +59,20 @@ void matmul_block(const D& d, const typename D::Scalar* A, const typename D::Sca
   } else if constexpr (requires { d.matmul_accumulate(A, B, C, M, K, N); }) {
     d.matmul_accumulate(A, B, C, M, K, N);  // the same sums; the bound domain tiles them
   } else {
-    for (std::int64_t m = 0; m < M; ++m)
-      for (std::int64_t k = 0; k < K; ++k)
-        for (std::int64_t n = 0; n < N; ++n) d.mac(C[m * N + n], A[m * K + k], B[k * N + n]);
+    // Tiles of B (kTile x kTile) stay in cache across every row of C: an untiled loop would
+    // read all of B once per row, and B can be a whole activation (a weight gradient's), of
+    // multiple-precision values. Each C element still sums over k in increasing order: the
+    // k tiles of one column tile run one after another.
+    constexpr std::int64_t kTile = 64;
+    for (std::int64_t n0 = 0; n0 < N; n0 += kTile) {
+      const std::int64_t n1 = std::min(N, n0 + kTile);
+      for (std::int64_t k0 = 0; k0 < K; k0 += kTile) {
+        const std::int64_t k1 = std::min(K, k0 + kTile);
+        for (std::int64_t m = 0; m < M; ++m)
+          for (std::int64_t k = k0; k < k1; ++k)
+            for (std::int64_t n = n0; n < n1; ++n) d.mac(C[m * N + n], A[m * K + k], B[k * N + n]);
+      }
+    }
   }
 }
 
@@ -115,7 +126,7 @@ Tensor<typename D::Scalar> dot_general(const D& d, const Tensor<typename D::Scal
   for (auto x : rhs_free) shape.push_back(rhs.shape[static_cast<std::size_t>(x)]);
   const std::vector<S> A = detail::pack(lhs, lb, lm, lk);  // [B][M][K]
   const std::vector<S> Bm = detail::pack(rhs, rb, rk, rn); // [B][K][N]
-  Tensor<S> out(shape, d.from_rational(0));
+  Tensor<S> out(shape, filled(num_elements(shape), d.from_rational(0)));
   try {
     for (std::int64_t b = 0; b < B; ++b)
       detail::matmul_rows(d, A.data() + b * M * K, Bm.data() + b * K * N, out.data.data() + b * M * N, M, K, N);
@@ -157,7 +168,7 @@ Tensor<typename D::Scalar> convolution(const D& d, const Tensor<typename D::Scal
     high.push_back(a.padding[s].second);
     interior.push_back(a.lhs_dilation[s] - 1);
   }
-  const Tensor<S> in_p = pad(in_c, zero, low, high, interior);
+  Tensor<S> in_p = pad(in_c, zero, low, high, interior);
 
   // 3. Per image and group, an im2col matrix product: C[o][x] = sum_k W[o][k] * P[k][x], with
   //    k = (window position, input feature) in lexicographic order (the feature fastest) and
@@ -270,12 +281,20 @@ Tensor<typename D::Scalar> convolution(const D& d, const Tensor<typename D::Scal
     throw OpError(std::string(e.what()) + " (in the accumulation of a result element)");
   }
 
+  // The temporaries' limbs (multiple precision) are freed by the threads.
+  release_in_parallel(in_p.data);
+  release_in_parallel(in_t.data);
+  release_in_parallel(k_t.data);
+
   // 4. Back to the printed output layout.
   std::vector<std::int64_t> out_perm(result_shape.size());
   out_perm[static_cast<std::size_t>(c.output_batch)] = 0;
   out_perm[static_cast<std::size_t>(c.output_feature)] = 1;
   for (std::size_t s = 0; s < spatial; ++s) out_perm[static_cast<std::size_t>(c.output_spatial[s])] = static_cast<std::int64_t>(2 + s);
-  return is_identity(out_perm) ? out : transpose(out, out_perm);
+  if (is_identity(out_perm)) return out;
+  Tensor<S> printed = transpose(out, out_perm);
+  release_in_parallel(out.data);
+  return printed;
 }
 
 }  // namespace shlo::ops

@@ -29,7 +29,7 @@ template <class D, class F>
 T<D> map_unary(const D&, const T<D>& x, F f, T<D>* storage = nullptr) {
   std::vector<typename D::Scalar> fresh;
   const bool in_place = can_write_into<D>(storage, x);
-  if (!in_place) fresh.resize(x.data.size());
+  if (!in_place) fresh = storage_for_writing<typename D::Scalar>(x.size());
   typename D::Scalar* out = in_place ? storage->data.data() : fresh.data();
   parallel_for_elements(x.shape, x.size(), [&](std::int64_t i) { out[i] = f(x[i]); }, kElementwiseGrain<typename D::Scalar>);
   if (in_place) return std::move(*storage);
@@ -40,7 +40,7 @@ template <class D, class F>
 T<D> map_binary(const D&, const T<D>& a, const T<D>& b, F f, T<D>* storage = nullptr) {
   std::vector<typename D::Scalar> fresh;
   const bool in_place = can_write_into<D>(storage, a);
-  if (!in_place) fresh.resize(a.data.size());
+  if (!in_place) fresh = storage_for_writing<typename D::Scalar>(a.size());
   typename D::Scalar* out = in_place ? storage->data.data() : fresh.data();
   parallel_for_elements(a.shape, a.size(), [&](std::int64_t i) { out[i] = f(a[i], b[i]); }, kElementwiseGrain<typename D::Scalar>);
   if (in_place) return std::move(*storage);
@@ -111,7 +111,7 @@ T<D> select(const D& d, const PredTensor& pred, const T<D>& on_true, const T<D>&
   if (whole && !may_flip) return T<D>(on_false.shape, copied(pred[0] & 1 ? on_true.data : on_false.data));
   std::vector<typename D::Scalar> fresh;
   const bool in_place = can_write_into<D>(storage, on_false);
-  if (!in_place) fresh.resize(on_false.data.size());
+  if (!in_place) fresh = storage_for_writing<typename D::Scalar>(on_false.size());
   typename D::Scalar* out = in_place ? storage->data.data() : fresh.data();
   parallel_for_elements(on_false.shape, on_false.size(), [&](std::int64_t i) {
     if constexpr (may_flip) out[i] = d.select_widened(pred[whole ? 0 : i], on_true[i], on_false[i]);

@@ -19,7 +19,7 @@ template <class E>
 Tensor<E> gather_strided(const Tensor<E>& in, const Shape& out_shape, const std::vector<std::int64_t>& strides,
                          std::int64_t base) {
   const std::int64_t n = num_elements(out_shape);
-  std::vector<E> out(static_cast<std::size_t>(n));
+  std::vector<E> out = storage_for_writing<E>(n);
   const std::size_t rank = out_shape.size();
   parallel_for_ranges(n, [&](std::int64_t begin, std::int64_t end) {
     std::vector<std::int64_t> index = unravel(out_shape, begin);
@@ -168,7 +168,7 @@ Tensor<E> concatenate(const std::vector<const Tensor<E>*>& inputs, std::int64_t 
   std::int64_t outer = 1;
   for (std::size_t d = 0; d < k; ++d) outer *= shape[d];
   const std::int64_t n = num_elements(shape);
-  std::vector<E> out(static_cast<std::size_t>(n));
+  std::vector<E> out = storage_for_writing<E>(n);
   if (outer == 0 || n == 0) return Tensor<E>(shape, std::move(out));
   const std::int64_t row = n / outer;  // one outer index's elements, all inputs together
   parallel_for_ranges(outer, [&](std::int64_t o0, std::int64_t o1) {
