@@ -52,7 +52,7 @@ TestOutcome only(const std::vector<TestOutcome>& outcomes) {
 
 }  // namespace
 
-TEST_CASE("run_parallel runs one function per replica; the operands and results go process by process", "[run_parallel]") {
+TEST_CASE("run_parallel runs one function per replica, with the operands and results process by process", "[run_parallel]") {
   // [1, -2] + [10, 20] = [11, 18] on both replicas
   CHECK(only(run_tests(program("[[@sum], [@sum]]"))).status == TestOutcome::Status::Pass);
   // one group per replica: each keeps its own operand, in its own place among the results
