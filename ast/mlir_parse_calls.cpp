@@ -73,8 +73,8 @@ Call ModuleParser::call() {
 }
 
 // `programs = [[@f0, @f1], [@f2, @f3]]`: one row per replica, one symbol per partition.
-void ModuleParser::run_parallel_attributes(Call& c, std::string_view closer) {
-  if (lex_.peek(closer)) return;
+void ModuleParser::run_parallel_attributes(Call& c) {
+  if (lex_.peek("}")) return;
   do {
     lex_.skip_space();
     const Location at = lex_.location();
@@ -111,12 +111,12 @@ Call ModuleParser::run_parallel() {
   call_operands(c);
   // MLIR prints the attributes as properties <{...}> or in the dictionary {...}, or both.
   if (lex_.accept("<{")) {
-    run_parallel_attributes(c, "}");
+    run_parallel_attributes(c);
     lex_.expect("}", "'}' closing the properties");
     lex_.expect(">", "'>' closing the properties <{...}>");
   }
   if (lex_.accept("{")) {
-    run_parallel_attributes(c, "}");
+    run_parallel_attributes(c);
     lex_.expect("}", "'}' closing the attributes");
   }
   if (c.programs.empty()) lex_.fail_at(c.location, "interpreter.run_parallel needs `programs = [[@f, ...], ...]`");

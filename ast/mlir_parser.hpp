@@ -74,8 +74,8 @@ class ModuleParser : public OpParseContext {
   /// After the ':': `(T, ...) -> R` or `-> (R, ...)`, checked against the operands and results,
   /// whose names it defines.
   void call_type(Call& c);
-  /// The entries of run_parallel's attribute dictionary, up to `closer` (not consumed).
-  void run_parallel_attributes(Call& c, std::string_view closer);
+  /// The entries of run_parallel's attributes, up to the '}' (not consumed).
+  void run_parallel_attributes(Call& c);
 
   // ---- the check dialect (mlir_parse_checks.cpp) ----
   /// check.expect_*(...) and stablehlo.custom_call @check.expect_*(...): no results; or, with
