@@ -6,6 +6,8 @@
 #include "ast/mlir_parse.hpp"
 #include "ast/mlir_print.hpp"
 #include "interp/domain/domain_spec.hpp"
+#include "interp/memory.hpp"
+#include "interp/run.hpp"
 #include "oracle/check_dialect.hpp"
 #include "tests/support.hpp"
 
@@ -121,4 +123,33 @@ TEST_CASE("all_reduce forms outside the spec stay refused, naming the rule or th
       "#stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = \"x\", size = 2>]>, axes = "
       "[#stablehlo.axis_ref<name = \"x\">]>"));
   CHECK(mesh.starts_with("t.mlir:6:24: replica_groups in the mesh-axes form #stablehlo.replica_group_mesh_axes<...> is not supported"));
+}
+
+TEST_CASE("the memory estimate and the run count every process of a run_parallel", "[run_parallel][memory]") {
+  const Module m = parse_module(R"(func.func @main(%x0: tensor<4xf32>, %x1: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %r:2 = "interpreter.run_parallel"(%x0, %x1) {programs = [[@big], [@big]]} : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return %r#0, %r#1 : tensor<4xf32>, tensor<4xf32>
+}
+func.func private @big(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %b = stablehlo.broadcast_in_dim %a, dims = [1] : (tensor<4xf32>) -> tensor<1000x4xf32>
+  %s = stablehlo.reduce(%b init: %z) applies stablehlo.add across dimensions = [0] : (tensor<1000x4xf32>, tensor<f32>) -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}
+)",
+                                "grid.mlir");
+  // By hand, 4 bytes per f32 scalar: one process of @big peaks at %a 16 + %z 4 + %b 16000 =
+  // 16020; two side by side 32040; @main's %x0 and %x1 (32) are live beside them: 32072.
+  CHECK(estimate_peak_memory(m, 4, 1).peak_bytes == 32072);
+  const auto run = run_program(m, F32Domain(), {{Tensor<float>({4}, {1, 2, 3, 4}), Tensor<float>({4}, {-1, 0, 0.5, 8})}}, RunOptions{});
+  CHECK(run.peak_live_bytes == 32072);
+  // each process sums 1000 copies of its own operand
+  CHECK(std::get<Tensor<float>>(run.outputs[0][0]).data == std::vector<float>{1000, 2000, 3000, 4000});
+  CHECK(std::get<Tensor<float>>(run.outputs[0][1]).data == std::vector<float>{-1000, 0, 500, 8000});
+  // control: a grid of one process counts @big once: 16020 + @main's %x0 and %x1 (returned) 32
+  std::string one = print_module(m);
+  one = replaced(one, "(%x0, %x1) {programs = [[@big], [@big]]} : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)",
+                 "(%x0) {programs = [[@big]]} : (tensor<4xf32>) -> (tensor<4xf32>)");
+  one = replaced(replaced(one, "%r:2", "%r:1"), "return %r#0, %r#1 : tensor<4xf32>, tensor<4xf32>", "return %r#0, %x1 : tensor<4xf32>, tensor<4xf32>");
+  CHECK(estimate_peak_memory(parse_module(one, "grid.mlir"), 4, 1).peak_bytes == 16052);
 }
