@@ -215,6 +215,13 @@ void AttributeReader::value(OpSyntax& op, const std::string& key, Location at) {
   } else if (take("window_dilations", Op::ReduceWindow)) {
     a.window_dilations = int_list();
   } else if (take("replica_groups", Op::AllReduce)) {
+    // The mesh-axes form: the spec ("Replica groups") lists its fields (a mesh of named axes,
+    // sub-axes by pre_size and size) but, unlike the four strategies after it, gives no rule
+    // for the process groups it stands for, nor for how its device ids name processes.
+    if (l.peek("#stablehlo.replica_group_mesh_axes"))
+      l.fail_at(l.location(), "replica_groups in the mesh-axes form #stablehlo.replica_group_mesh_axes<...> is not supported: the spec names "
+                    "ReplicaGroupMeshAxes and its fields but defines no rule for the groups it makes; write the groups as "
+                    "dense<[[...], ...]> : tensor<GxNxi64>");
     a.replica_groups = int_matrix();
   } else if (take_any("slice_sizes", {Op::DynamicSlice, Op::Gather})) {
     a.slice_sizes = int_list();

@@ -329,11 +329,15 @@ void ModuleParser::body_item(std::vector<BodyItem>& body) {
     body.emplace_back(call());
     return;
   }
+  if (lex_.peek("\"interpreter.run_parallel\"")) {  // without results
+    body.emplace_back(run_parallel());
+    return;
+  }
   if (lex_.peek("%")) {
     // Look past the result names (`%a`, `%a:N`, `%a, %b`) for the op's name: calls are read
     // here. A pack's count is not judged yet: call() says what is wrong with it.
     Lexer probe = lex_;
-    bool is_call = false, is_check = false;
+    bool is_call = false, is_check = false, is_run_parallel = false;
     try {
       do {
         probe.ssa_name();
@@ -341,12 +345,17 @@ void ModuleParser::body_item(std::vector<BodyItem>& body) {
       } while (probe.accept(","));
       probe.expect("=");
       is_call = probe.peek("call") || probe.peek("func.call");
+      is_run_parallel = probe.peek("\"interpreter.run_parallel\"");
       is_check = probe.accept("stablehlo.custom_call") && probe.accept("@") && probe.peek("check.");
     } catch (const ParseError&) {
       // not a call: instruction() reports the error in its own terms
     }
     if (is_call) {
       body.emplace_back(call());
+      return;
+    }
+    if (is_run_parallel) {
+      body.emplace_back(run_parallel());
       return;
     }
     if (is_check) {  // the older JAX test data: `%ok = stablehlo.custom_call @check.eq(...)`

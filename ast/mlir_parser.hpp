@@ -67,6 +67,15 @@ class ModuleParser : public OpParseContext {
   /// `%a`, `%a:2`, `%a, %b`: the result names as uses write them (%a#0, %a#1 for a pack).
   static std::vector<std::string> call_results(Lexer& lex);
   Call call();
+  /// `"interpreter.run_parallel"(%a, ...) {programs = [[@f], ...]} : (T, ...) -> (R, ...)`.
+  Call run_parallel();
+  /// `(%a, ...)`: a call's operands, with their types.
+  void call_operands(Call& c);
+  /// After the ':': `(T, ...) -> R` or `-> (R, ...)`, checked against the operands and results,
+  /// whose names it defines.
+  void call_type(Call& c);
+  /// The entries of run_parallel's attributes, up to the '}' (not consumed).
+  void run_parallel_attributes(Call& c);
 
   // ---- the check dialect (mlir_parse_checks.cpp) ----
   /// check.expect_*(...) and stablehlo.custom_call @check.expect_*(...): no results; or, with

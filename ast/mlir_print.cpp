@@ -304,6 +304,16 @@ std::string result_definitions(const std::vector<std::string>& results) {
 std::string print_call(const Call& c) {
   std::string s = "    ";
   if (!c.results.empty()) s += result_definitions(c.results) + " = ";
+  if (!c.programs.empty()) {
+    std::string grid;
+    for (std::size_t r = 0; r < c.programs.size(); ++r) {
+      grid += r ? ", [" : "[";
+      for (std::size_t p = 0; p < c.programs[r].size(); ++p) grid += (p ? ", @" : "@") + c.programs[r][p];
+      grid += "]";
+    }
+    s += "\"interpreter.run_parallel\"(" + names(c.operands) + ") {programs = [" + grid + "]} : (" + type_list(c.operand_types) + ") -> ";
+    return s + "(" + type_list(c.result_types) + ")\n";
+  }
   s += std::string(c.func_prefix ? "func.call" : "call") + " @" + c.callee + "(" + names(c.operands) + ") : (" + type_list(c.operand_types) +
        ") -> ";
   s += c.result_types.size() == 1 ? to_string(c.result_types[0]) : "(" + type_list(c.result_types) + ")";

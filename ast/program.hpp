@@ -195,6 +195,10 @@ struct Call {
   std::vector<TensorType> operand_types;
   std::vector<TensorType> result_types;
   bool func_prefix = false;           // written `func.call`
+  /// `"interpreter.run_parallel"(...) {programs = [[@f], [@g]]}` (docs/mlir-forms.md section 13.1):
+  /// the grid of functions, [replica][partition], run as one process each; operands and results
+  /// are every process's in turn, replica-major. Empty for a call; callee is then programs[0][0].
+  std::vector<std::vector<std::string>> programs;
   Location location;
   bool operator==(const Call&) const = default;
 };

@@ -118,7 +118,9 @@ class PeakEstimator {
         const Function* callee = find_function(m_, call->callee);
         if (callee && !in_progress_.count(callee)) {
           const MemoryEstimate inner = peak(*callee, false);
-          const std::uint64_t during = saturating_add(total, inner.peak_bytes);
+          // interpreter.run_parallel runs the callee once per row of its grid, side by side.
+          const std::uint64_t processes = call->programs.empty() ? 1 : call->programs.size();
+          const std::uint64_t during = saturating_add(total, saturating_mul(inner.peak_bytes, processes));
           if (during > best.peak_bytes) {
             best.peak_bytes = during;
             best.peak_at = inner.peak_at;

@@ -20,6 +20,27 @@ std::vector<std::vector<std::int64_t>> replica_partition(const Instruction& inst
   return groups;
 }
 
+int run_parallel_replicas(const Module& m, const Call& call, std::size_t caller_replicas) {
+  const std::string where = m.file + ":" + std::to_string(call.location.line) + ":" + std::to_string(call.location.column) +
+                            ": interpreter.run_parallel: ";
+  // The spec's process grid is replicas x partitions; this loop has replicas only. With one
+  // partition, the three all_reduce strategies (cross_replica, cross_replica_and_partition,
+  // flattened_ids) name the same groups of replica ids, so channel_handle and
+  // use_global_device_ids change nothing.
+  const std::size_t partitions = call.programs.at(0).size();
+  if (partitions != 1)
+    throw RunError(where + "a grid of " + std::to_string(call.programs.size()) + " x " + std::to_string(partitions) +
+                   " programs (replicas x partitions): only one partition per replica (programs = [[@f], [@f], ...]) runs here");
+  for (const auto& row : call.programs)
+    if (row[0] != call.programs[0][0])
+      throw RunError(where + "different programs per process (@" + call.programs[0][0] + " and @" + row[0] +
+                     "): only one program for every process (SPMD) runs here, the replicas in lockstep");
+  if (caller_replicas != 1)
+    throw RunError(where + "inside a program that runs on " + std::to_string(caller_replicas) +
+                   " replicas: a grid runs here only from a single process");
+  return static_cast<int>(call.programs.size());
+}
+
 double instruction_flops(const Instruction& inst) {
   auto n = [](const TensorType& t) { return static_cast<double>(num_elements(t.shape)); };
   const auto& a = inst.attributes;

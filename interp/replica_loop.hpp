@@ -35,6 +35,11 @@ namespace shlo {
 /// 0..replicas-1.
 std::vector<std::vector<std::int64_t>> replica_partition(const Instruction& inst, int replicas);
 
+/// The number of replicas of an `interpreter.run_parallel` grid that this loop runs: its rows,
+/// when the grid is one column of one function and the caller runs as one process. Throws
+/// RunError, located at the op, naming what is not supported otherwise.
+int run_parallel_replicas(const Module& m, const Call& call, std::size_t caller_replicas);
+
 /// Arithmetic operations of one instruction on one replica (a multiply-add counts 2), for
 /// the profile.
 double instruction_flops(const Instruction& inst);
@@ -171,12 +176,25 @@ LoopStats run_function_loop(const Module& m, const Function& f, Backend& backend
       if (depth >= kMaxCallDepth) throw RunError(where + ": calls nested more than " + std::to_string(kMaxCallDepth) + " deep");
       const Function* callee = find_function(m, call->callee);
       if (!callee) throw RunError(where + ": no such function");
-      std::vector<std::unordered_map<std::string, V>> callee_env(env.size());
-      for (std::size_t i = 0; i < env.size(); ++i)
-        for (std::size_t a = 0; a < call->operands.size(); ++a) callee_env[i].emplace(callee->arguments.at(a).name, env[i].at(call->operands[a]));
+      // interpreter.run_parallel: the callee runs on its own grid of replicas, which meet in
+      // its all_reduces; each takes its arguments from the operands in turn.
+      const bool parallel = !call->programs.empty();
+      std::optional<InProcessExchange<V>> grid;
+      std::vector<std::unordered_map<std::string, V>> callee_env(parallel ? call->programs.size() : env.size());
+      if (parallel) {
+        grid.emplace(run_parallel_replicas(m, *call, env.size()));
+        std::size_t next = 0;
+        for (auto& e : callee_env)
+          for (const auto& argument : callee->arguments) e.emplace(argument.name, env[0].at(call->operands.at(next++)));
+      } else {
+        for (std::size_t i = 0; i < env.size(); ++i)
+          for (std::size_t a = 0; a < call->operands.size(); ++a) callee_env[i].emplace(callee->arguments.at(a).name, env[i].at(call->operands[a]));
+      }
       RunOptions inner;
-      inner.replicas = options.replicas;
-      LoopStats callee_stats = run_function_loop<V>(m, *callee, backend, exchange, callee_env, inner, {}, depth + 1);
+      inner.replicas = parallel ? grid->replicas() : options.replicas;
+      LoopStats callee_stats =
+          parallel ? run_function_loop<V>(m, *callee, backend, *grid, callee_env, inner, {}, depth + 1)
+                   : run_function_loop<V>(m, *callee, backend, exchange, callee_env, inner, {}, depth + 1);
       for (auto& [op, p] : callee_stats.profile) {
         auto& mine = stats.profile[op];
         mine.count += p.count;
@@ -187,12 +205,22 @@ LoopStats run_function_loop(const Module& m, const Function& f, Backend& backend
       }
       stats.instructions.insert(stats.instructions.end(), callee_stats.instructions.begin(), callee_stats.instructions.end());
       stats.peak_live_bytes = std::max(stats.peak_live_bytes, live + callee_stats.peak_live_bytes);
-      for (std::size_t i = 0; i < env.size(); ++i)
-        for (std::size_t r = 0; r < call->results.size(); ++r) {
-          V v = callee_env[i].at(callee->return_values.at(r));
-          live += backend.bytes(v);
-          env[i].insert_or_assign(call->results[r], std::move(v));
-        }
+      if (parallel) {  // every process's results in turn
+        std::size_t next = 0;
+        for (auto& e : callee_env)
+          for (const auto& name : callee->return_values) {
+            V v = e.at(name);
+            live += backend.bytes(v);
+            env[0].insert_or_assign(call->results.at(next++), std::move(v));
+          }
+      } else {
+        for (std::size_t i = 0; i < env.size(); ++i)
+          for (std::size_t r = 0; r < call->results.size(); ++r) {
+            V v = callee_env[i].at(callee->return_values.at(r));
+            live += backend.bytes(v);
+            env[i].insert_or_assign(call->results[r], std::move(v));
+          }
+      }
       stats.peak_live_bytes = std::max(stats.peak_live_bytes, live);
       free_dead(j);
       continue;

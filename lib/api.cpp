@@ -39,15 +39,31 @@ TensorInfo info(const std::string& name, const shlo::TensorType& t) {
   return {name, dims(t.shape), shlo::to_string(t.element), shlo::to_string(t)};
 }
 
-// An xtensor array as the .npy form the input reader checks (shape, dtype) and converts.
+// An xtensor array as the .npy form the input reader checks (shape, dtype) and converts; the
+// dtypes that share a C++ type with another (ui8 with bool's bytes, f16 with u16) take the
+// reader's distinct types.
 shlo::NpyArray to_npy(const Array& a) {
   return std::visit(
       [](const auto& x) {
-        using E = typename std::decay_t<decltype(x)>::value_type;
         shlo::NpyArray out;
-        out.shape.assign(x.shape().begin(), x.shape().end());
-        if constexpr (std::is_same_v<E, bool>) out.data = std::vector<std::uint8_t>(x.begin(), x.end());
-        else out.data = std::vector<E>(x.begin(), x.end());
+        if constexpr (std::is_same_v<std::decay_t<decltype(x)>, Float16Bits>) {
+          out.shape.assign(x.bits.shape().begin(), x.bits.shape().end());
+          std::vector<shlo::NpyF16Bits> bits(x.bits.size());
+          std::transform(x.bits.begin(), x.bits.end(), bits.begin(), [](std::uint16_t b) { return shlo::NpyF16Bits{b}; });
+          out.data = std::move(bits);
+        } else {
+          using E = typename std::decay_t<decltype(x)>::value_type;
+          out.shape.assign(x.shape().begin(), x.shape().end());
+          if constexpr (std::is_same_v<E, bool>) {
+            out.data = std::vector<std::uint8_t>(x.begin(), x.end());
+          } else if constexpr (std::is_same_v<E, std::uint8_t>) {
+            std::vector<shlo::NpyU8> bytes(x.size());
+            std::transform(x.begin(), x.end(), bytes.begin(), [](std::uint8_t b) { return shlo::NpyU8{b}; });
+            out.data = std::move(bytes);
+          } else {
+            out.data = std::vector<E>(x.begin(), x.end());
+          }
+        }
         return out;
       },
       a);
@@ -86,6 +102,25 @@ std::optional<Error> refuse_wide_floats(const shlo::Function& f, const std::vect
 template <class T>
 xt::xarray<T> shaped(const std::vector<T>& data, const shlo::Shape& shape) {
   return xt::xarray<T>(xt::adapt(data, dims(shape)));
+}
+
+// An integer .npy array (as `shlo run --out` writes an integer result) as the public Array of
+// the same dtype.
+Array integer_array(const shlo::NpyArray& n) {
+  return std::visit(
+      [&](const auto& data) -> Array {
+        using T = typename std::decay_t<decltype(data)>::value_type;
+        if constexpr (std::is_same_v<T, shlo::NpyU8>) {
+          std::vector<std::uint8_t> bytes(data.size());
+          std::transform(data.begin(), data.end(), bytes.begin(), [](shlo::NpyU8 b) { return static_cast<std::uint8_t>(b); });
+          return shaped(bytes, n.shape);
+        } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, std::uint8_t>) {  // uint8_t: bool's bytes
+          return shaped(data, n.shape);
+        } else {
+          throw std::logic_error("integer_array: a " + std::string(shlo::to_string(n.dtype())) + " array holds no integers");
+        }
+      },
+      n.data);
 }
 
 Rational to_public(const shlo::Rational& q) {
@@ -142,10 +177,17 @@ Enclosure enclosure(const shlo::BigInterval& x) {
 
 // One result of one replica in the public form; which fields are filled depends on D.
 template <class D>
-Output to_output(const D& d, const std::string& name, const shlo::Value<D>& v) {
+Output to_output(const D& d, const std::string& name, shlo::ElementType element, const shlo::Value<D>& v) {
   using S = typename D::Scalar;
   Output out;
   out.name = name;
+  out.element_type = shlo::to_string(element);
+  if (const auto* n = std::get_if<shlo::IntTensor>(&v)) {
+    out.shape = dims(n->shape);
+    out.is_integer = true;
+    out.integer = integer_array(shlo::npy_of_integers(n->shape, n->data, element));
+    return out;
+  }
   if (const auto* p = std::get_if<shlo::PredTensor>(&v)) {
     out.shape = dims(p->shape);
     out.is_predicate = true;
@@ -246,7 +288,7 @@ Expected<RunResult> evaluate_in(const Program& p, const Inputs& inputs, const st
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     for (const auto& outs : outputs) {
       auto& row = result.outputs.emplace_back();
-      for (std::size_t i = 0; i < outs.size(); ++i) row.push_back(to_output(d, f.return_values[i], outs[i]));
+      for (std::size_t i = 0; i < outs.size(); ++i) row.push_back(to_output(d, f.return_values[i], f.return_types[i].element, outs[i]));
     }
     return result;
   });

@@ -40,14 +40,24 @@ xt::xarray<T> from_numpy(const py::array& a) {
   return out;
 }
 
-// A NumPy array as the library's Array: float32, float64 and bool keep their type (the library
-// checks them against the arguments' types, as the command's .npy reader does).
+// A NumPy array as the library's Array: every dtype keeps its type (the library checks it
+// against the argument's, as the command's .npy reader does). float16 crosses as its bits.
 Array to_array(const py::array& a) {
   const char kind = a.dtype().kind();
+  const auto size = a.itemsize();
   if (kind == 'b') return from_numpy<bool>(a);
-  if (kind == 'f' && a.itemsize() == 4) return from_numpy<float>(a);
-  if (kind == 'f' && a.itemsize() == 8) return from_numpy<double>(a);
-  throw py::type_error(std::string("shlo_oracle: arrays must be float32, float64 or bool, got dtype ") +
+  if (kind == 'f' && size == 2) return Float16Bits{from_numpy<std::uint16_t>(a.attr("view")("uint16").cast<py::array>())};
+  if (kind == 'f' && size == 4) return from_numpy<float>(a);
+  if (kind == 'f' && size == 8) return from_numpy<double>(a);
+  if (kind == 'i' && size == 1) return from_numpy<std::int8_t>(a);
+  if (kind == 'i' && size == 2) return from_numpy<std::int16_t>(a);
+  if (kind == 'i' && size == 4) return from_numpy<std::int32_t>(a);
+  if (kind == 'i' && size == 8) return from_numpy<std::int64_t>(a);
+  if (kind == 'u' && size == 1) return from_numpy<std::uint8_t>(a);
+  if (kind == 'u' && size == 2) return from_numpy<std::uint16_t>(a);
+  if (kind == 'u' && size == 4) return from_numpy<std::uint32_t>(a);
+  if (kind == 'u' && size == 8) return from_numpy<std::uint64_t>(a);
+  throw py::type_error(std::string("shlo_oracle: arrays must be bool, int8..int64, uint8..uint64, float16, float32 or float64, got dtype ") +
                        py::str(a.dtype()).cast<std::string>());
 }
 
@@ -72,6 +82,16 @@ py::dict output_dict(const Output& o, bool f32_domain) {
   py::dict d;
   d["name"] = o.name;
   d["shape"] = py::tuple(py::cast(o.shape));
+  d["element_type"] = o.element_type;
+  if (o.is_integer) {
+    d["integer"] = std::visit(
+        [](const auto& x) -> py::object {
+          if constexpr (std::is_same_v<std::decay_t<decltype(x)>, Float16Bits>) return py::none();  // never an integer result
+          else return to_numpy(x);
+        },
+        o.integer);
+    return d;
+  }
   if (o.is_predicate) {
     d["predicate"] = to_numpy(o.predicate);
     return d;

@@ -110,9 +110,17 @@ class Program {
 Expected<Program> parse(std::string_view text, const std::string& file = "<input>");
 Expected<Program> parse_file(const std::string& path);
 
+/// IEEE binary16 data as its bit patterns (NumPy's float16 viewed as uint16).
+struct Float16Bits {
+  xt::xarray<std::uint16_t> bits;
+};
 /// One input array. Float arguments take float data (f64 data only for f64 arguments, as the
-/// command's .npy reader); i1 arguments take bool data.
-using Array = std::variant<xt::xarray<float>, xt::xarray<double>, xt::xarray<bool>>;
+/// command's .npy reader; f16 arguments also take Float16Bits); i1 arguments take bool data;
+/// an integer argument takes the array of its own width and signedness (i32: std::int32_t,
+/// ui8: std::uint8_t), never another.
+using Array = std::variant<xt::xarray<float>, xt::xarray<double>, xt::xarray<bool>, xt::xarray<std::int8_t>,
+                           xt::xarray<std::int16_t>, xt::xarray<std::int32_t>, xt::xarray<std::int64_t>, xt::xarray<std::uint8_t>,
+                           xt::xarray<std::uint16_t>, xt::xarray<std::uint32_t>, xt::xarray<std::uint64_t>, Float16Bits>;
 /// inputs[replica][argument]; a single replica's list is shared by every replica.
 using Inputs = std::vector<std::vector<Array>>;
 
@@ -130,6 +138,7 @@ struct Enclosure {
 ///   exact               exact (rationals, row-major; +-inf as is_infinite), f64 (nearest)
 ///   interval:P          enclosures (row-major), f64 (midpoints, rounded to nearest)
 ///   any, an i1 result   predicate
+///   any, an integer     integer (the values in the result's own dtype: exact in every domain)
 /// `text` holds, for exact, interval and mpfr runs, each element as `shlo run --out` writes it
 /// in result<i>.txt ("3/4", "[0.33, 0.34]").
 struct Output {
@@ -143,6 +152,9 @@ struct Output {
   std::vector<Enclosure> enclosures;
   std::vector<std::string> text;
   bool is_predicate = false;
+  bool is_integer = false;
+  Array integer;              // with is_integer: xt::xarray<std::int32_t> for i32, <std::uint8_t> for ui8, ...
+  std::string element_type;   // as the text writes it: "f32", "f16", "i32", "ui8", "i1"
 };
 
 struct RunResult {

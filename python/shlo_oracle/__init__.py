@@ -9,7 +9,8 @@
     print(verdict.table)
 
 Inputs are NumPy arrays, one per argument of the entry function (float32 for f32 arguments,
-float64 only for f64 ones, bool for i1), shared by every replica; with replicas > 1 a list of
+float64 only for f64 ones, float16 also for f16 ones, bool for i1, the integer argument's own
+dtype: int32 for i32, uint8 for ui8, ...), shared by every replica; with replicas > 1 a list of
 such lists gives each replica its own. Errors raise ShloError (ParseError, InputError,
 RunError) with .file, .line and .column where the text is at fault.
 """
@@ -124,21 +125,30 @@ def _exact_value(q, infinity):
     return Fraction(q) if infinity == 0 else float("inf") * infinity
 
 
+def _as_float16(values):
+    # An f16 result: every float domain rounds each f16 result to binary16 (the run's
+    # round_to_result_type), so the values convert exactly; kept as they are if one would not.
+    half = values.astype(np.float16)
+    return half if np.array_equal(half.astype(values.dtype), values, equal_nan=True) else values
+
+
 def _flat_value(out):
     """One output of one replica: (flat parts, kind) to be stacked over replicas."""
     if "predicate" in out:
         return "predicate", out["predicate"]
+    if "integer" in out:
+        return "integer", out["integer"]
     if "f32" in out:
-        return "f32", out["f32"]
+        return "f32", _as_float16(out["f32"]) if out["element_type"] == "f16" else out["f32"]
     if "exact" in out:
         return "exact", [_exact_value(q, i) for q, i in zip(out["exact"], out["exact_infinity"])]
     if "lo" in out:
         return "interval", out
-    return "f64", out["f64"]
+    return "f64", _as_float16(out["f64"]) if out["element_type"] == "f16" else out["f64"]
 
 
 def _stack(kind, parts, shape):
-    if kind in ("predicate", "f32", "f64"):
+    if kind in ("predicate", "integer", "f32", "f64"):
         return np.stack(parts).reshape(shape) if len(parts) > 1 else parts[0]
     if kind == "exact":
         flat = [x for p in parts for x in p]
@@ -153,9 +163,11 @@ def run(text, inputs, domain="interval:256", replicas=1):
     """Runs the program in `domain` on `replicas` replicas; returns one value per result.
 
     Domains: "exact" (an object array of fractions.Fraction; +-inf as floats), "interval:P"
-    (Enclosures), "mpfr:P" and "f64" (float64 arrays), "f32" (float32 arrays, bit for bit as
-    `shlo run -d f32`). i1 results are bool arrays. With replicas > 1 each value has a leading
-    replica axis.
+    (Enclosures), "mpfr:P", "f64" and "ieee" (float64 arrays), "f32" (float32 arrays, bit for
+    bit as `shlo run -d f32`); f16 results in these float domains are float16 arrays (each f16
+    result is rounded to binary16 in every domain). i1 results are bool arrays; integer results
+    are arrays of their own dtype (int32 for i32, uint8 for ui8, ...) in every domain. With
+    replicas > 1 each value has a leading replica axis.
     """
     program = _program(text)
     return _values(_unwrap(_core.run(program, _replica_lists(inputs, replicas), domain, replicas)), replicas)
