@@ -72,7 +72,7 @@ TEST_CASE("%ok = custom_call @check.eq(...) -> tensor<i1> is a check, and %ok is
   auto fails = run_tests(with("3"));  // control: a wrong expected value fails, located
   REQUIRE(fails.size() == 1);
   CHECK(fails[0].status == TestOutcome::Status::Fail);
-  CHECK(fails[0].detail == "stablehlo.custom_call @check.expect_eq at line 4: index [1], got 2, expected 3");
+  CHECK(fails[0].detail == "stablehlo.custom_call @check.eq at line 4: index [1], got 2, expected 3");
 
   // the result type must be tensor<i1>; a target other than a check stays an unsupported op
   std::string wrong = with("2");
