@@ -96,3 +96,11 @@ func.func @close_f16_subnormal_control() {
   check.expect_close %a, %b, max_ulp_difference = 1 : tensor<2xf16>, tensor<2xf16>
   func.return
 }
+
+// expect_eq compares floats with IEEE equality, as StableHLO's interpreter does: a NaN never
+// equals a NaN (JAX's sort test with NaNs is disabled upstream for this), and the message says so.
+func.func @expect_eq_nan_control() {
+  %nan = stablehlo.constant dense<0x7FC00000> : tensor<f32>
+  check.expect_eq_const %nan, dense<0x7FC00000> : tensor<f32>
+  func.return
+}
