@@ -9,6 +9,7 @@ namespace shlo {
 
 std::string check_name(const Check& c) {
   const char* base = c.kind == CheckKind::Eq ? "expect_eq" : c.kind == CheckKind::AlmostEq ? "expect_almost_eq" : "expect_close";
+  if (c.legacy_eq) return "stablehlo.custom_call @check.eq";
   if (c.custom_call) return std::string("stablehlo.custom_call @check.") + base;
   return std::string("check.") + base + (c.expected ? "_const" : "");
 }

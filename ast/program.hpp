@@ -213,6 +213,7 @@ enum class CheckKind {
 struct Check {
   CheckKind kind = CheckKind::Eq;
   bool custom_call = false;           // written `stablehlo.custom_call @check.expect_...(...)`
+  bool legacy_eq = false;             // written `@check.eq` (older JAX test data): Eq on integers, AlmostEq on floats
   std::vector<std::string> operands;  // got, then want (unless `expected` holds the literal)
   std::vector<TensorType> operand_types;
   std::optional<DenseLiteral> expected;  // the `_const` forms: want as a literal of operand_types[0]

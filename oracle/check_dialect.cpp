@@ -98,7 +98,10 @@ std::uint64_t ulp_distance(ElementType t, double a, double b) {
 // Does one float element pass? `why` gets the rule's figure for a failure.
 bool element_passes(const Check& c, ElementType t, double got, double want, std::string& why) {
   switch (c.kind) {
-    case CheckKind::Eq: return got == want;
+    case CheckKind::Eq:
+      // IEEE equality, as StableHLO's expect_eq: an expected NaN is never met.
+      if (std::isnan(got) && std::isnan(want)) why = " (NaN never equals NaN under expect_eq)";
+      return got == want;
     case CheckKind::AlmostEq: {
       if (got == want) return true;
       if (std::isnan(got) && std::isnan(want)) return true;

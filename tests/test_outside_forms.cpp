@@ -72,7 +72,7 @@ TEST_CASE("%ok = custom_call @check.eq(...) -> tensor<i1> is a check, and %ok is
   auto fails = run_tests(with("3"));  // control: a wrong expected value fails, located
   REQUIRE(fails.size() == 1);
   CHECK(fails[0].status == TestOutcome::Status::Fail);
-  CHECK(fails[0].detail == "stablehlo.custom_call @check.expect_eq at line 4: index [1], got 2, expected 3");
+  CHECK(fails[0].detail == "stablehlo.custom_call @check.eq at line 4: index [1], got 2, expected 3");
 
   // the result type must be tensor<i1>; a target other than a check stays an unsupported op
   std::string wrong = with("2");
@@ -81,6 +81,44 @@ TEST_CASE("%ok = custom_call @check.eq(...) -> tensor<i1> is a check, and %ok is
   std::string other = with("2");
   other.replace(other.find("@check.eq"), 9, "@lapack_sgetrf");
   CHECK(parse_error_of(other).starts_with("t.mlir:4:9: unsupported op 'stablehlo.custom_call'"));
+}
+
+TEST_CASE("@check.eq on floats is expect_almost_eq with tolerance 1e-4, as StableHLO runs it", "[outside]") {
+  // JAX's expected values come from XLA, whose sums may round differently in the last place.
+  const std::string body =
+      "func.func public @main() -> tensor<i1> {\n"
+      "  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xTYPE>\n"
+      "  %b = stablehlo.constant dense<[1.0, WANT]> : tensor<2xTYPE>\n"
+      "  %ok = stablehlo.custom_call @check.eq(%a, %b) : (tensor<2xTYPE>, tensor<2xTYPE>) -> tensor<i1>\n"
+      "  return %ok : tensor<i1>\n"
+      "}\n";
+  auto with = [&](const std::string& type, const std::string& want) {
+    std::string t = body;
+    for (auto at = t.find("TYPE"); at != std::string::npos; at = t.find("TYPE")) t.replace(at, 4, type);
+    t.replace(t.find("WANT"), 4, want);
+    return t;
+  };
+  const Module m = parse_module(with("f32", "2.00009"), "t.mlir");
+  const auto* check = std::get_if<Check>(&m.function().body[2]);
+  REQUIRE(check);
+  CHECK(check->kind == CheckKind::AlmostEq);
+  CHECK(check->tolerance == 1e-4);
+  CHECK(check_name(*check) == "stablehlo.custom_call @check.eq");
+  CHECK(print_module(m).find("stablehlo.custom_call @check.eq(%a, %b) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()") !=
+        std::string::npos);
+
+  auto within = run_tests(with("f32", "2.00009"));  // 9e-5 from 2: within 1e-4
+  REQUIRE(within.size() == 1);
+  CHECK(within[0].status == TestOutcome::Status::Pass);
+  auto outside = run_tests(with("f32", "2.0002"));  // control: 2e-4 away fails, naming @check.eq
+  REQUIRE(outside.size() == 1);
+  CHECK(outside[0].status == TestOutcome::Status::Fail);
+  CHECK(outside[0].detail.starts_with("stablehlo.custom_call @check.eq at line 4: index [1], got 2, expected 2.000200033"));
+  // integers stay exact
+  std::string int_text = with("i32", "2");
+  for (auto at = int_text.find(".0"); at != std::string::npos; at = int_text.find(".0")) int_text.erase(at, 2);
+  const Module ints = parse_module(int_text, "t.mlir");
+  CHECK(std::get<Check>(ints.function().body[2]).kind == CheckKind::Eq);
 }
 
 TEST_CASE("a check's attribute dictionary may follow its type", "[outside]") {

@@ -31,6 +31,28 @@ func.func public @check_eq_result_used() {
   func.return
 }
 
+// On floats StableHLO's interpreter runs @check.eq as expect_almost_eq with tolerance 1e-4: JAX's
+// expected dot product 1.42890823 is XLA's (each product exact, the sums rounded), one f32 ULP
+// above the sum of rounded products 1.42890811 that the reference interpreter computes.
+func.func public @check_eq_float_tolerance() -> tensor<i1> {
+  %a = stablehlo.constant dense<[-1.29635787, -4.13106441, -3.49819064]> : tensor<3xf32>
+  %b = stablehlo.constant dense<[5.14886427, -1.20347404, -0.895334362]> : tensor<3xf32>
+  %dot = stablehlo.dot_general %a, %b, contracting_dims = [0] x [0] : (tensor<3xf32>, tensor<3xf32>) -> tensor<f32>
+  %want = stablehlo.constant dense<1.42890823> : tensor<f32>
+  %ok = stablehlo.custom_call @check.eq(%dot, %want) : (tensor<f32>, tensor<f32>) -> tensor<i1>
+  return %ok : tensor<i1>
+}
+
+// 1.4291 is 1.9e-4 away: outside the tolerance.
+func.func public @check_eq_float_tolerance_control() -> tensor<i1> {
+  %a = stablehlo.constant dense<[-1.29635787, -4.13106441, -3.49819064]> : tensor<3xf32>
+  %b = stablehlo.constant dense<[5.14886427, -1.20347404, -0.895334362]> : tensor<3xf32>
+  %dot = stablehlo.dot_general %a, %b, contracting_dims = [0] x [0] : (tensor<3xf32>, tensor<3xf32>) -> tensor<f32>
+  %want = stablehlo.constant dense<1.4291> : tensor<f32>
+  %ok = stablehlo.custom_call @check.eq(%dot, %want) : (tensor<f32>, tensor<f32>) -> tensor<i1>
+  return %ok : tensor<i1>
+}
+
 // `{tolerance = ...}` after the type (StableHLO's check.mlir): 5.1 - 5 is within 0.1.
 func.func @tolerance_after_type() {
   %operand = stablehlo.constant dense<5.0000> : tensor<f32>
@@ -72,5 +94,13 @@ func.func @close_f16_subnormal_control() {
   %a = stablehlo.constant dense<[0x0001, 0x8001]> : tensor<2xf16>
   %b = stablehlo.constant dense<[0x0003, 0x0001]> : tensor<2xf16>
   check.expect_close %a, %b, max_ulp_difference = 1 : tensor<2xf16>, tensor<2xf16>
+  func.return
+}
+
+// expect_eq compares floats with IEEE equality, as StableHLO's interpreter does: a NaN never
+// equals a NaN (JAX's sort test with NaNs is disabled upstream for this), and the message says so.
+func.func @expect_eq_nan_control() {
+  %nan = stablehlo.constant dense<0x7FC00000> : tensor<f32>
+  check.expect_eq_const %nan, dense<0x7FC00000> : tensor<f32>
   func.return
 }
