@@ -54,7 +54,7 @@ void ModuleParser::call_type(Call& c) {
   for (std::size_t i = 0; i < c.results.size(); ++i) define(c.results[i], c.result_types[i], c.location);
 }
 
-Call ModuleParser::call() {
+Call ModuleParser::call_start() {
   Call c;
   lex_.skip_space();
   c.location = lex_.location();
@@ -62,6 +62,11 @@ Call ModuleParser::call() {
     c.results = call_results(lex_);
     lex_.expect("=", "'='");
   }
+  return c;
+}
+
+Call ModuleParser::call() {
+  Call c = call_start();
   c.func_prefix = lex_.accept("func.call");
   if (!c.func_prefix) lex_.expect("call", "'call'");
   lex_.expect("@", "the callee (@name)");
@@ -100,13 +105,7 @@ void ModuleParser::run_parallel_attributes(Call& c) {
 }
 
 Call ModuleParser::run_parallel() {
-  Call c;
-  lex_.skip_space();
-  c.location = lex_.location();
-  if (lex_.peek("%")) {
-    c.results = call_results(lex_);
-    lex_.expect("=", "'='");
-  }
+  Call c = call_start();
   lex_.expect("\"interpreter.run_parallel\"", "\"interpreter.run_parallel\"");
   call_operands(c);
   // MLIR prints the attributes as properties <{...}> or in the dictionary {...}, or both.

@@ -66,6 +66,8 @@ class ModuleParser : public OpParseContext {
   // ---- calls (mlir_parse_calls.cpp) ----
   /// `%a`, `%a:2`, `%a, %b`: the result names as uses write them (%a#0, %a#1 for a pack).
   static std::vector<std::string> call_results(Lexer& lex);
+  /// Where a call starts (its location), and its results `%r, ... =` if it has any.
+  Call call_start();
   Call call();
   /// `"interpreter.run_parallel"(%a, ...) {programs = [[@f], ...]} : (T, ...) -> (R, ...)`.
   Call run_parallel();
