@@ -153,7 +153,7 @@ TEST_CASE("interval: undefined or undecidable ops are errors", "[domain][interva
   CHECK_THROWS_AS(IntervalDomain(1), DomainError);
 }
 
-TEST_CASE("interval: a placeholder holds no limbs until assigned; a move leaves one", "[domain][interval]") {
+TEST_CASE("interval: a placeholder holds no limbs until assigned, and a move leaves one", "[domain][interval]") {
   const IntervalDomain d(64);
   const BigInterval third = d.div(d.from_rational(Rational(1)), d.from_rational(Rational(3)));
   BigInterval p = BigInterval::placeholder();
