@@ -6,6 +6,7 @@
 
 #include "ast/expr.hpp"
 #include "ast/mlir_parse.hpp"
+#include "cli/progress_line.hpp"
 #include "interp/domain/domain_spec.hpp"
 #include "interp/program_inputs.hpp"
 #include "interp/run.hpp"
@@ -46,13 +47,28 @@ void agree_in(const D& d, const Module& m, const Module* run_instead, const Agre
       bad_input(e.what());
     }
     ProgramAgreement a;
+    // A network's train step takes many minutes: say where the run is (on a terminal one line
+    // redrawn, in a log a line every 30 s; nothing for the first 2 s).
+    ProgressLine progress(stderr, {.redraw = 0.5, .log_every = 30.0, .delay = 2.0});
+    const auto show = [&](const AgreeProgress& p) {
+      progress.update([&] {
+        char line[320];
+        std::snprintf(line, sizeof line, "[%zu/%zu] %s = stablehlo.%s  %.1f s  nodes judged %lld, disagreeing %lld", p.run.done + 1,
+                      p.run.total, p.run.current->result.c_str(), op_name(p.run.current->op), p.run.elapsed,
+                      static_cast<long long>(p.judged), static_cast<long long>(p.failed));
+        return std::string(line);
+      });
+    };
     try {
-      a = agree_program(m, d, std::move(inputs), args.replicas, run_instead);
+      a = agree_program(m, d, std::move(inputs), args.replicas, run_instead, show);
     } catch (const RunError& e) {
+      progress.clear();
       bad_input(std::string("the text does not run in ") + d.name() + ": " + e.what());
     } catch (const ExprError& e) {
+      progress.clear();
       bad_input(m.file + ": the lift stopped: " + e.what());
     }
+    progress.clear();
     std::fputs(format_agreement(a).c_str(), stdout);
     if (!a.pass()) throw CLI::RuntimeError(1);
   }

@@ -488,7 +488,7 @@ std::vector<std::string> names_read(const Site& site) {
 
 template <Domain D>
 ProgramAgreement agree_program(const Module& m, const D& d, std::vector<std::vector<Value<D>>> inputs, int replicas,
-                               const Module* run_instead) {
+                               const Module* run_instead, const std::function<void(const AgreeProgress&)>& progress) {
   ProgramAgreement out;
   out.file = m.file;
   out.domain = d.name();
@@ -519,6 +519,8 @@ ProgramAgreement agree_program(const Module& m, const D& d, std::vector<std::vec
   // use, so agree needs about the memory of `shlo run` rather than all of the program's values.
   RunOptions options;
   options.replicas = replicas;
+  if (progress)
+    options.progress = [&](const RunProgress& p) { progress({p, out.compared + out.not_comparable, out.failed}); };
   std::vector<std::vector<const Site*>> judge_after(insts.size());
   if (!insts.empty())
     for (const auto& site : collector.sites) {
@@ -582,11 +584,14 @@ ProgramAgreement agree_program(const Module& m, const D& d, std::vector<std::vec
   return out;
 }
 
-template ProgramAgreement agree_program(const Module&, const ExactDomain&, std::vector<std::vector<Value<ExactDomain>>>, int, const Module*);
-template ProgramAgreement agree_program(const Module&, const F64Domain&, std::vector<std::vector<Value<F64Domain>>>, int, const Module*);
-template ProgramAgreement agree_program(const Module&, const F32Domain&, std::vector<std::vector<Value<F32Domain>>>, int, const Module*);
-template ProgramAgreement agree_program(const Module&, const IntervalDomain&, std::vector<std::vector<Value<IntervalDomain>>>, int,
-                                        const Module*);
+template ProgramAgreement agree_program(const Module&, const ExactDomain&, std::vector<std::vector<Value<ExactDomain>>>, int, const Module*,
+                                        const std::function<void(const AgreeProgress&)>&);
+template ProgramAgreement agree_program(const Module&, const F64Domain&, std::vector<std::vector<Value<F64Domain>>>, int, const Module*,
+                                        const std::function<void(const AgreeProgress&)>&);
+template ProgramAgreement agree_program(const Module&, const F32Domain&, std::vector<std::vector<Value<F32Domain>>>, int, const Module*,
+                                        const std::function<void(const AgreeProgress&)>&);
+template ProgramAgreement agree_program(const Module&, const IntervalDomain&, std::vector<std::vector<Value<IntervalDomain>>>, int, const Module*,
+                                        const std::function<void(const AgreeProgress&)>&);
 
 namespace {
 

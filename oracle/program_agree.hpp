@@ -28,6 +28,7 @@
 // oracle/float_allowance.hpp, applied to a node's whole formula and to both evaluations.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -37,6 +38,7 @@
 #include "interp/domain/ieee.hpp"
 #include "interp/domain/interval.hpp"
 #include "interp/ops/common.hpp"
+#include "interp/run.hpp"
 
 namespace shlo {
 
@@ -93,9 +95,15 @@ inline constexpr bool kAgreeDomain = std::is_same_v<D, ExactDomain> || std::is_s
 /// RunError when the text cannot run in d (an irrational value in `exact`, say).
 /// `run_instead` (a control for testing the tester): run this text, with the same names,
 /// against the lift of `m`; a text with one constant or one operand changed must then fail.
+/// `progress`, when given, is called before each instruction of the run, with the nodes judged
+/// and disagreeing so far (a run of a network's train step takes many minutes).
+struct AgreeProgress {
+  RunProgress run;
+  std::int64_t judged = 0, failed = 0;
+};
 template <Domain D>
 ProgramAgreement agree_program(const Module& m, const D& d, std::vector<std::vector<Value<D>>> inputs, int replicas,
-                               const Module* run_instead = nullptr);
+                               const Module* run_instead = nullptr, const std::function<void(const AgreeProgress&)>& progress = {});
 
 /// den of the lifted program on inputs[replica][argument] (the text's types, as run reads
 /// them): every result as den gives it, shaped as the text holds it. Each node is evaluated

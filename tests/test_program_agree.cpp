@@ -66,6 +66,25 @@ std::vector<std::vector<Value<ExactDomain>>> affine_inputs() {
 
 }  // namespace
 
+TEST_CASE("agree: progress before each instruction, with the nodes judged so far", "[agree]") {
+  const Module m = parse_module(kAffine, "affine.mlir");
+  std::vector<AgreeProgress> seen;
+  const auto a = agree_program(m, ExactDomain{}, affine_inputs(), 1, nullptr, [&](const AgreeProgress& p) { seen.push_back(p); });
+  REQUIRE(a.pass());
+  const std::size_t count = instructions(m.function()).size();
+  REQUIRE(seen.size() == count);  // one call per instruction
+  for (std::size_t k = 0; k < seen.size(); ++k) {
+    CHECK(seen[k].run.done == k);
+    CHECK(seen[k].run.total == count);
+    CHECK(seen[k].failed == 0);
+  }
+  CHECK(seen.front().judged == 0);  // nothing judged before the first instruction has run
+  CHECK(seen.back().judged >= 1);   // dotIn is judged before addBcast's instruction runs
+  CHECK(seen.back().judged < a.compared + a.not_comparable);  // control: the last node is judged after it
+  // Without a callback the run is the same (the default).
+  CHECK(agree_program(m, ExactDomain{}, affine_inputs(), 1).compared == a.compared);
+}
+
 TEST_CASE("agree: a hand-sized affine layer, row by row, exactly", "[agree]") {
   const Module m = parse_module(kAffine, "affine.mlir");
   const auto a = agree_program(m, ExactDomain{}, affine_inputs(), 1);
