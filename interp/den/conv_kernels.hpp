@@ -52,15 +52,18 @@ ConvGeometry conv_geometry(const Node<D>& nd, ConvVariant v) {
 /// (o, i, j) reads input (c, stride*i + phase + kh - pH, stride*j + phase + kw - pW) when inside
 /// the input grid (outside, the zero extension contributes nothing). Indices are flat, CHW and
 /// OIHW (depthwise: (o*kH + kh)*kW + kw).
+/// The order, (o, c, i, j, kh, kw), gives every sum its documented order at once: an output
+/// cell's taps come in (c, kh, kw) order, a kernel entry's in (i, j) order and an input cell's
+/// in (o, i, j) order, each increasing. With c inside (i, j) every tap read a different map.
 template <class Tap>
 void for_each_tap(const ConvGeometry& g, Tap tap) {
   const std::int64_t H = g.in_h(), W = g.in_w(), pH = g.pH(), pW = g.pW(), s = g.v.stride, ph = g.v.phase;
-  for (std::int64_t o = 0; o < g.out_c; ++o)
-    for (std::int64_t i = 0; i < g.h; ++i)
-      for (std::int64_t j = 0; j < g.w; ++j) {
-        const std::int64_t out = (o * g.h + i) * g.w + j;
-        const std::int64_t c_first = g.v.depthwise ? o : 0, c_end = g.v.depthwise ? o + 1 : g.in_c;
-        for (std::int64_t c = c_first; c < c_end; ++c)
+  for (std::int64_t o = 0; o < g.out_c; ++o) {
+    const std::int64_t c_first = g.v.depthwise ? o : 0, c_end = g.v.depthwise ? o + 1 : g.in_c;
+    for (std::int64_t c = c_first; c < c_end; ++c)
+      for (std::int64_t i = 0; i < g.h; ++i)
+        for (std::int64_t j = 0; j < g.w; ++j) {
+          const std::int64_t out = (o * g.h + i) * g.w + j;
           for (std::int64_t kh = 0; kh < g.kH; ++kh)
             for (std::int64_t kw = 0; kw < g.kW; ++kw) {
               const std::int64_t r = s * i + ph + kh - pH, q = s * j + ph + kw - pW;
@@ -68,7 +71,8 @@ void for_each_tap(const ConvGeometry& g, Tap tap) {
               const std::int64_t k = ((g.v.depthwise ? o : o * g.in_c + c) * g.kH + kh) * g.kW + kw;
               tap(static_cast<std::size_t>(out), static_cast<std::size_t>((c * H + r) * W + q), static_cast<std::size_t>(k));
             }
-      }
+        }
+  }
 }
 
 /// y = bias[o] + sum of the taps K * X, for the example at X[xbase ...].
