@@ -7,6 +7,7 @@
 #include "ast/expr.hpp"
 #include "ast/mlir_parse.hpp"
 #include "cli/progress_line.hpp"
+#include "cli/run_cmd.hpp"
 #include "interp/domain/domain_spec.hpp"
 #include "interp/program_inputs.hpp"
 #include "interp/run.hpp"
@@ -52,11 +53,7 @@ void agree_in(const D& d, const Module& m, const Module* run_instead, const Agre
     ProgressLine progress(stderr, {.redraw = 0.5, .log_every = 30.0, .delay = 2.0});
     const auto show = [&](const AgreeProgress& p) {
       progress.update([&] {
-        char line[320];
-        std::snprintf(line, sizeof line, "[%zu/%zu] %s = stablehlo.%s  %.1f s  nodes judged %lld, disagreeing %lld", p.run.done + 1,
-                      p.run.total, p.run.current->result.c_str(), op_name(p.run.current->op), p.run.elapsed,
-                      static_cast<long long>(p.judged), static_cast<long long>(p.failed));
-        return std::string(line);
+        return run_progress_text(p.run) + "  nodes judged " + std::to_string(p.judged) + ", disagreeing " + std::to_string(p.failed);
       });
     };
     try {

@@ -286,6 +286,17 @@ void run_mpi(const D& d, const Module& m, RunArgs args) {
 }
 #endif
 
+}  // namespace
+
+std::string run_progress_text(const RunProgress& p) {
+  char line[256];
+  std::snprintf(line, sizeof line, "[%zu/%zu] %s = stablehlo.%s  %.1f s", p.done + 1, p.total, p.current->result.c_str(),
+                op_name(p.current->op), p.elapsed);
+  return line;
+}
+
+namespace {
+
 template <class D>
 void run_in(const D& d, const Module& m, const RunArgs& args) {
   refuse_if_too_large(m, d.name(), scalar_bytes(d), args);
@@ -298,12 +309,7 @@ void run_in(const D& d, const Module& m, const RunArgs& args) {
   // Quiet for the first 2 s: a small program prints no progress at all.
   ProgressLine progress(stderr, {.redraw = 0.5, .log_every = 5.0, .delay = 2.0});
   options.progress = [&](const RunProgress& p) {
-    progress.update([&] {
-      char line[256];
-      std::snprintf(line, sizeof line, "[%zu/%zu] %s = stablehlo.%s  %.1f s", p.done + 1, p.total, p.current->result.c_str(),
-                    op_name(p.current->op), p.elapsed);
-      return std::string(line);
-    });
+    progress.update([&] { return run_progress_text(p); });
   };
   const auto t0 = std::chrono::steady_clock::now();
   RunResult<D> result;
