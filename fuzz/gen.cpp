@@ -39,7 +39,14 @@ namespace gen_detail {
 // geluF's text uses the decimal 0.7978845608028654 for sqrt(2/pi) (SHLO_SEMANTICS.md 7.9): den
 // and the text differ below f32 resolution, so it is generated only where values are not
 // compared with den.
-thread_local bool g_with_gelu = false;
+// The flag lives in this file only (a function-local access, not an extern thread_local: the
+// sanitizers' build reported the other file's stores through it as stores to a null pointer).
+namespace {
+thread_local bool t_gelu_rows = false;
+}
+bool gelu_rows_allowed() { return t_gelu_rows; }
+GeluRows::GeluRows(bool allowed) : previous_(t_gelu_rows) { t_gelu_rows = allowed; }
+GeluRows::~GeluRows() { t_gelu_rows = previous_; }
 
 // The string fields of a node, by the row's recipe: a literal where the row says so, else a
 // fresh SSA name named after the field ("%w_3" for wName; the underscore keeps it apart from
@@ -67,7 +74,7 @@ Step grow(Names& names, Step in, bool transcendental) {
                                   "softmaxDiv"};
   if (transcendental) {
     ops.insert(ops.end(), {"expe", "sigmoidF", "bnF", "bnBack", "convertF"});
-    if (g_with_gelu) ops.push_back("geluF");
+    if (gelu_rows_allowed()) ops.push_back("geluF");
   }
   ops.insert(ops.end(), {"addV", "gapBack"});
   if (transcendental) ops.insert(ops.end(), {"swishF", "swishBack", "sigmoidBack"});
@@ -84,7 +91,7 @@ Step grow(Names& names, Step in, bool transcendental) {
   }
   for (const auto& row : transformer_rows({&kActivationRows}, in.layout)) ops.push_back(row);
   if (transcendental) ops.insert(ops.end(), kActivationRowsIrrational.begin(), kActivationRowsIrrational.end());
-  if (transcendental && g_with_gelu) ops.insert(ops.end(), kGeluRows.begin(), kGeluRows.end());
+  if (transcendental && gelu_rows_allowed()) ops.insert(ops.end(), kGeluRows.begin(), kGeluRows.end());
   if (in.layout.image()) ops.insert(ops.end(), kImageRows.begin(), kImageRows.end());
   ops.push_back("dotInBf16");  // reduced precision (ast/ctors/low_precision.def)
   if (in.layout.image()) ops.push_back("flatConvFBf16");
@@ -324,9 +331,11 @@ rc::Gen<ExprPtr> gen_values(const ExprPtr& plan_) {
 
 rc::Gen<ExprPtr> gen_expr(bool allow_transcendental, bool with_gelu) {
   return rc::gen::exec([allow_transcendental, with_gelu] {
-    g_with_gelu = with_gelu;
-    ExprPtr plan_ = *gen_plan(allow_transcendental);
-    g_with_gelu = false;
+    ExprPtr plan_;
+    {
+      const GeluRows gelu(with_gelu);
+      plan_ = *gen_plan(allow_transcendental);
+    }
     return *gen_values(plan_);
   });
 }

@@ -64,7 +64,7 @@ ExprPtr batched_chain(Names& names, bool transcendental) {
     }
     for (const auto& row : transformer_rows({&kBatchedRows}, L)) ops.push_back(row);
     if (transcendental) ops.insert(ops.end(), kBatchedRowsIrrational.begin(), kBatchedRowsIrrational.end());
-    if (transcendental && g_with_gelu) ops.insert(ops.end(), kBatchedGeluRows.begin(), kBatchedGeluRows.end());
+    if (transcendental && gelu_rows_allowed()) ops.insert(ops.end(), kBatchedGeluRows.begin(), kBatchedGeluRows.end());
     if (L.image()) ops.insert(ops.end(), kBatchedImageRows.begin(), kBatchedImageRows.end());
     if (L.image()) ops.insert(ops.end(), {"batchOp/convBf16", "batchOp/convF8", "convBackBatchedBf16", "convBackBatchedF8"});
     const std::string strided = strided_forward(L, true);
@@ -174,9 +174,11 @@ ExprPtr batched_chain(Names& names, bool transcendental) {
 rc::Gen<ExprPtr> gen_batched_expr(bool allow_transcendental, bool with_gelu) {
   return rc::gen::exec([allow_transcendental, with_gelu] {
     Names names;
-    g_with_gelu = with_gelu;
-    ExprPtr plan_ = batched_chain(names, allow_transcendental);
-    g_with_gelu = false;
+    ExprPtr plan_;
+    {
+      const GeluRows gelu(with_gelu);
+      plan_ = batched_chain(names, allow_transcendental);
+    }
     return *gen_values(plan_);
   });
 }

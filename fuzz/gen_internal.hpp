@@ -45,8 +45,21 @@ struct Step {
 /// The string fields of one node of `ctor`: literals where its row says so, else fresh names.
 std::map<std::string, std::string> strings_for(const char* ctor, Names& names);
 
-/// Whether the generators may draw the GELU rows (set for the duration of one draw; see fuzz/gen.cpp).
-extern thread_local bool g_with_gelu;
+/// Whether the generators may draw the GELU rows (see fuzz/gen.cpp): false but inside a
+/// GeluRows scope that allows them.
+bool gelu_rows_allowed();
+/// Allows (or not) the GELU rows for the draws made while it lives, on this thread; restores
+/// the previous setting when it ends, also when a draw throws (a failed generation throws out of it).
+class GeluRows {
+ public:
+  explicit GeluRows(bool allowed);
+  ~GeluRows();
+  GeluRows(const GeluRows&) = delete;
+  GeluRows& operator=(const GeluRows&) = delete;
+
+ private:
+  bool previous_;
+};
 
 // ---- fuzz/gen_rows.cpp ----
 
