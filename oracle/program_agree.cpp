@@ -1,6 +1,7 @@
 #include "oracle/program_agree.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -33,6 +34,35 @@ const NodeAgreement* ProgramAgreement::first_failure() const {
   for (const auto& n : nodes)
     if (n.compared && !n.agree) return &n;
   return nullptr;
+}
+
+bool den_reads_parameter(const CtorSpec& spec, const std::string& nat) {
+  const auto mentions = [&](const char* expression) {
+    if (!expression) return false;
+    const std::string text = expression;
+    for (std::size_t i = 0; i < text.size();) {
+      if (!std::isalpha(static_cast<unsigned char>(text[i])) && text[i] != '_') {
+        ++i;
+        continue;
+      }
+      std::size_t j = i;
+      while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
+      if (text.compare(i, j - i, nat) == 0 && j - i == nat.size()) return true;
+      i = j;
+    }
+    return false;
+  };
+  if (mentions(spec.result_length)) return true;
+  for (const char* l : spec.child_lengths)
+    if (mentions(l)) return true;
+  for (const char* t : spec.child_types)
+    if (mentions(t)) return true;
+  for (const RealField& f : spec.reals) {
+    bool from_text = f.draw == Draw::FromLiteral;
+    for (const TextInput& in : spec.inputs) from_text = from_text || (in.value && std::string(in.value) == f.name);
+    if (from_text && mentions(f.length)) return true;
+  }
+  return false;
 }
 
 namespace {
@@ -250,7 +280,7 @@ class NodeJudge {
       filled[f.name] = true;
     }
     for (const RealField& f : e.spec->reals)
-      if (!filled.count(f.name)) eval.reals[f.name] = std::vector<Rational>(static_cast<std::size_t>(eval_length(f.length, e.nats)), Rational(0));
+      if (!filled.count(f.name)) eval.reals[f.name] = std::vector<Rational>(static_cast<std::size_t>(eval_length(f.length, eval.nats)), Rational(0));
     return in;
   }
 
@@ -312,10 +342,14 @@ class NodeJudge {
   // `out` failed) on a shape disagreement.
   bool prepare(const Site& site, std::int64_t n, NodeEval& p, NodeAgreement& out) {
     const Expr& e = *site.node;
-    for (const auto& [name, value] : e.nats)
-      if (value == 0) throw NotComparable{"its shape parameter " + name + " is not printed (the lift could not recover it)"};
     p.eval.spec = e.spec;
     p.eval.nats = e.nats;
+    for (auto& [name, value] : p.eval.nats)
+      if (value == 0) {
+        if (den_reads_parameter(*e.spec, name))
+          throw NotComparable{"its shape parameter " + name + " is not printed (the lift could not recover it)"};
+        value = 1;  // sizes only fields no text gives (den_reads_parameter)
+      }
     p.eval.strings = e.strings;
     p.eval.ds = e.ds;
     p.eval.replicas = e.replicas;

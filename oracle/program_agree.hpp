@@ -33,6 +33,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "ast/expr.hpp"
 #include "ast/program.hpp"
 #include "interp/domain/exact.hpp"
 #include "interp/domain/ieee.hpp"
@@ -90,6 +91,14 @@ struct ProgramAgreement {
 template <class D>
 inline constexpr bool kAgreeDomain = std::is_same_v<D, ExactDomain> || std::is_same_v<D, F64Domain> || std::is_same_v<D, F32Domain> ||
                                      std::is_same_v<D, IntervalDomain>;
+
+/// Whether the shape parameter `nat` of a row enters anything den reads from the text: the
+/// result's or a child's length, or the length of a real field that the text gives (a name
+/// field's value or a literal). A parameter the text does not print (the lift sets it to 0)
+/// that enters none of them sizes only fields no text gives (convBiasSgd's ic, kH, kW: its
+/// kernel and input), which agree fills with zeros; agree then evaluates den with it set to 1.
+/// Otherwise the node is not comparable.
+bool den_reads_parameter(const CtorSpec& spec, const std::string& nat);
 
 /// Lifts `m`, runs it in d on inputs[replica][argument] and judges every lifted node. Throws
 /// RunError when the text cannot run in d (an irrational value in `exact`, say).

@@ -302,3 +302,40 @@ TEST_CASE("agree: cifar8_bn_fwd in f64 (every line lifted, per-channel batch nor
   CHECK(c.first_failure()->line == 32);
   CHECK(c.failed == 1);
 }
+
+TEST_CASE("agree: cifar8_train_step in f64, the conv bias steps compared though their ic is not printed, a changed bias rate fails there", "[agree][artifacts]") {
+  SHLO_REQUIRE_ARTIFACTS(dir);
+  const std::string text = read_file(dir + "/cifar8_train_step.mlir");
+  const auto a = agree_on_text(F64Domain{}, text, text, 1, 0, 0.01);
+  INFO(format_agreement(a));
+  CHECK(a.pass());
+  // convBiasSgd's ic, kH and kW are not printed; they size only its kernel and input fields,
+  // which no text gives and den does not read, so the eight bias steps are judged.
+  CHECK(a.not_comparable == 0);
+  int bias_steps = 0;
+  for (const auto& n : a.nodes) bias_steps += n.constructor == "convBiasSgd" && n.compared;
+  CHECK(bias_steps == 8);
+  // Control: the first bias step's learning rate (line 291) moves by one in its last digit.
+  const std::string wrong =
+      replace_once(text, "%v191 = stablehlo.constant dense<0.00078125> : tensor<16xf32>", "%v191 = stablehlo.constant dense<0.00078126> : tensor<16xf32>");
+  const auto c = agree_on_text(F64Domain{}, text, wrong, 1, 0, 0.01);
+  REQUIRE(c.first_failure());
+  CHECK(c.first_failure()->constructor == "convBiasSgd");
+  CHECK(c.first_failure()->line == 293);
+  CHECK(c.failed == 1);
+}
+
+TEST_CASE("agree: a parameter the text does not print is set aside only when den reads nothing it sizes", "[agree]") {
+  // convBiasSgd: ic, kH, kW size only the kernel and input fields, which no text gives.
+  const CtorSpec* bias = find_constructor("convBiasSgd");
+  REQUIRE(bias);
+  CHECK_FALSE(den_reads_parameter(*bias, "ic"));
+  CHECK_FALSE(den_reads_parameter(*bias, "kH"));
+  CHECK(den_reads_parameter(*bias, "oc"));  // the result's length and the bias read from the text
+  CHECK(den_reads_parameter(*bias, "h"));   // the child's length
+  // Control: the weight step reads the kernel from the text, so its ic matters.
+  const CtorSpec* weight = find_constructor("convWeightSgd");
+  REQUIRE(weight);
+  CHECK(den_reads_parameter(*weight, "ic"));
+  CHECK_FALSE(den_reads_parameter(*weight, "ic_"));  // a name is matched whole
+}
