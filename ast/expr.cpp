@@ -109,6 +109,21 @@ std::int64_t eval_length(const std::string& expr, const std::map<std::string, st
   return LengthReader(expr, nats).read();
 }
 
+bool length_uses(const std::string& expr, const std::string& nat) {
+  const auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t i = 0; i < expr.size();) {
+    if (!word_char(expr[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < expr.size() && word_char(expr[j])) ++j;
+    if (expr.compare(i, j - i, nat) == 0 && j - i == nat.size()) return true;
+    i = j;
+  }
+  return false;
+}
+
 std::int64_t Expr::nat(const std::string& name) const {
   auto it = nats.find(name);
   if (it == nats.end()) fail(*this, "shape parameter '" + name + "' is not set");

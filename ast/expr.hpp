@@ -161,5 +161,8 @@ ExprPtr make_skeleton(const std::string& ctor, std::map<std::string, std::int64_
 /// Evaluates a length expression ("m*n", "1", "(tk+1)*D", "H/P") over the node's shape parameters
 /// (natural arithmetic: a - b >= 0, a / 0 = 0).
 std::int64_t eval_length(const std::string& expr, const std::map<std::string, std::int64_t>& nats);
+/// Whether a length expression (or any text in its notation, "T[2*oc]") names the shape
+/// parameter `nat`, as a whole word.
+bool length_uses(const std::string& expr, const std::string& nat);
 
 }  // namespace shlo

@@ -51,13 +51,6 @@ struct ConvShape {
       : ic(ic_), oc(oc_), h(h_), w(w_), kH(kH_), kW(kW_), pH(kH_ > 0 ? (kH_ - 1) / 2 : 0), pW(kW_ > 0 ? (kW_ - 1) / 2 : 0) {}
 };
 
-// X~[c, r, s]: X read as CHW, 0 outside.
-template <class D>
-const typename D::Scalar* at_padded(const Vec<D>& X, std::int64_t base, const ConvShape& k, std::int64_t c, std::int64_t r, std::int64_t s) {
-  if (r < 0 || r >= k.h || s < 0 || s >= k.w) return nullptr;
-  return &X[static_cast<std::size_t>(base + (c * k.h + r) * k.w + s)];
-}
-
 /// conv(W,b,X)[o,i,j] = b[o] + sum_c sum_kh sum_kw W[o,c,kh,kw] * X~[c, i+kh-pH, j+kw-pW].
 /// Each output's sum runs over (c, kh, kw) in that order, the padded taps skipped; the loops
 /// keep one output channel's accumulators and put (i, j) innermost, so that X is read row by

@@ -1,7 +1,6 @@
 #include "oracle/program_agree.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -37,21 +36,7 @@ const NodeAgreement* ProgramAgreement::first_failure() const {
 }
 
 bool den_reads_parameter(const CtorSpec& spec, const std::string& nat) {
-  const auto mentions = [&](const char* expression) {
-    if (!expression) return false;
-    const std::string text = expression;
-    for (std::size_t i = 0; i < text.size();) {
-      if (!std::isalpha(static_cast<unsigned char>(text[i])) && text[i] != '_') {
-        ++i;
-        continue;
-      }
-      std::size_t j = i;
-      while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
-      if (text.compare(i, j - i, nat) == 0 && j - i == nat.size()) return true;
-      i = j;
-    }
-    return false;
-  };
+  const auto mentions = [&](const char* expression) { return expression && length_uses(expression, nat); };
   if (mentions(spec.result_length)) return true;
   for (const char* l : spec.child_lengths)
     if (mentions(l)) return true;
