@@ -14,6 +14,7 @@
 #include "ast/emit.hpp"
 #include "ast/lift.hpp"
 #include "interp/domain/interval.hpp"
+#include "interp/domain/magnitude.hpp"
 #include "interp/den.hpp"
 #include "interp/run.hpp"
 #include "oracle/text_case.hpp"
@@ -179,10 +180,10 @@ class NodeJudge {
   }
 
  private:
-  // What den's copy of an input holds: a row (-1: the whole), zeros, absolute values.
+  // What den's copy of an input holds: a row (-1: the whole), or zeros.
   struct Setting {
     std::int64_t row = -1;
-    bool zero = false, absolute = false;
+    bool zero = false;
     bool operator==(const Setting&) const = default;
   };
   // One input of the node: its value on every row, and where den reads it.
@@ -276,15 +277,15 @@ class NodeJudge {
   }
 
   // den with the inputs set to row `row` of the per-row ones (the whole of the others);
-  // `zero_children`: den_0, at a zero cotangent; `absolute`: on |inputs|. The inputs are
-  // bound to den as domain values (DenBindings); a field also gets its representatives as
-  // rationals, for a den that decides on them. An input is only rewritten when what den
-  // should read of it changed (a weight is set once, not per row).
+  // `zero_children`: den_0, at a zero cotangent. The inputs are bound to den as domain values
+  // (DenBindings); a field also gets its representatives as rationals, for a den that decides
+  // on them. An input is only rewritten when what den should read of it changed (a weight is
+  // set once, not per row).
   std::vector<S> den_at(Expr& eval, std::vector<std::shared_ptr<Expr>>& leaves, std::vector<Input>& in, DenBindings<D>& bound,
-                        std::int64_t row, bool zero_children, bool absolute, const std::string& constructor) {
+                        std::int64_t row, bool zero_children, const std::string& constructor) {
     for (auto& x : in) {
       const bool zero = x.child >= 0 && zero_children;
-      const Setting want{x.per_row && !zero ? row : -1, zero, absolute};
+      const Setting want{x.per_row && !zero ? row : -1, zero};
       if (x.set && *x.set == want) continue;
       x.set = want;
       std::vector<S> v;
@@ -294,8 +295,6 @@ class NodeJudge {
         const auto base = static_cast<std::ptrdiff_t>(x.per_row ? row * x.length : 0);
         v.assign(x.values->begin() + base, x.values->begin() + base + x.length);
       }
-      if (absolute)
-        for (auto& q : v) q = d_.abs(q);
       if (x.child >= 0) {
         bound.fields[{leaves[static_cast<std::size_t>(x.child)].get(), "v"}] = std::move(v);
       } else {
@@ -370,18 +369,50 @@ class NodeJudge {
     return true;
   }
 
+  // M of the float allowance on row `row`: den in the magnitude domain
+  // (interp/domain/magnitude.hpp) on the text's values of the inputs. It leaves the fields'
+  // rationals at this row, so den_at rewrites them next time.
+  std::vector<double> magnitude_at(NodeEval& p, std::int64_t row) {
+    DenBindings<MagnitudeDomain> bound;
+    for (auto& x : p.in) {
+      const auto base = static_cast<std::ptrdiff_t>(x.per_row ? row * x.length : 0);
+      std::vector<Magnitude> v;
+      std::vector<Rational> reps;
+      v.reserve(static_cast<std::size_t>(x.length));
+      for (std::ptrdiff_t i = 0; i < x.length; ++i) {
+        const S& y = (*x.values)[static_cast<std::size_t>(base + i)];
+        v.push_back(MagnitudeDomain::leaf(d_.to_double(y)));
+        if (x.child < 0) reps.push_back(Traits::representative(y));
+      }
+      if (x.child >= 0) {
+        bound.fields[{p.leaves[static_cast<std::size_t>(x.child)].get(), "v"}] = std::move(v);
+      } else {
+        p.eval.reals[x.field] = std::move(reps);
+        bound.fields[{&p.eval, x.field}] = std::move(v);
+        x.set.reset();
+      }
+    }
+    const auto r = denote(MagnitudeDomain{}, p.eval, bound, DenOptions{RoundingModel::NearestEven});
+    if (!r.events.empty())
+      throw NotComparable{"den: " + r.events[0].kind + " in " + p.constructor + " (element " + std::to_string(r.events[0].index) + ")"};
+    std::vector<double> m;
+    m.reserve(r.value.size());
+    for (const Magnitude& y : r.value) m.push_back(y.m);
+    return m;
+  }
+
   // den's reading of the text's value (in out.reading); for a batch sum in a float domain,
   // also M of the allowance, the sum of |den_b|.
   std::vector<S> den_reading(NodeEval& p, const NodeAgreement& out, std::vector<double>& magnitude) {
     std::vector<S> den;
     const std::int64_t rows = out.reading == BatchReading::Whole ? 1 : batch_;
     if (out.reading == BatchReading::BatchSum) {
-      const std::vector<S> zero = den_at(p.eval, p.leaves, p.in, p.bound, 0, true, false, p.constructor);
+      const std::vector<S> zero = den_at(p.eval, p.leaves, p.in, p.bound, 0, true, p.constructor);
       den = zero;
       if (kFloat) magnitude.assign(zero.size(), 0.0);
       for (std::size_t i = 0; i < magnitude.size(); ++i) magnitude[i] = std::fabs(d_.to_double(zero[i]));
       for (std::int64_t b = 0; b < rows; ++b) {
-        const std::vector<S> y = den_at(p.eval, p.leaves, p.in, p.bound, b, false, false, p.constructor);
+        const std::vector<S> y = den_at(p.eval, p.leaves, p.in, p.bound, b, false, p.constructor);
         for (std::size_t i = 0; i < den.size(); ++i) {
           den[i] = d_.add(den[i], d_.sub(y[i], zero[i]));
           if (kFloat) magnitude[i] += std::fabs(d_.to_double(y[i]));
@@ -390,7 +421,7 @@ class NodeJudge {
       p.scalars += 2 * batch_;
     } else {
       for (std::int64_t b = 0; b < rows; ++b) {
-        std::vector<S> y = den_at(p.eval, p.leaves, p.in, p.bound, b, false, false, p.constructor);
+        std::vector<S> y = den_at(p.eval, p.leaves, p.in, p.bound, b, false, p.constructor);
         den.insert(den.end(), std::make_move_iterator(y.begin()), std::make_move_iterator(y.end()));
       }
     }
@@ -405,8 +436,8 @@ class NodeJudge {
     const std::vector<S> den = den_reading(p, out, magnitude);
     if (kFloat && out.reading != BatchReading::BatchSum && den.size() == text.size()) {
       // M is only needed where |den - text| exceeds the allowance without it (cancellation):
-      // den on |inputs| is evaluated for those rows alone, which gives the same verdicts as
-      // evaluating it everywhere at a fraction of the cost.
+      // it is evaluated for those rows alone, which gives the same verdicts as evaluating it
+      // everywhere at a fraction of the cost.
       const std::int64_t rows = out.reading == BatchReading::Whole ? 1 : batch_;
       magnitude.assign(den.size(), 0.0);
       const std::int64_t width = static_cast<std::int64_t>(den.size()) / rows;
@@ -415,9 +446,8 @@ class NodeJudge {
         for (std::int64_t i = b * width; i < (b + 1) * width && !needed; ++i)
           needed = !agrees(den[static_cast<std::size_t>(i)], text[static_cast<std::size_t>(i)], 0.0, gamma_of(p.scalars));
         if (!needed) continue;
-        const std::vector<S> m = den_at(p.eval, p.leaves, p.in, p.bound, b, false, true, p.constructor);
-        for (std::int64_t i = 0; i < width; ++i)
-          magnitude[static_cast<std::size_t>(b * width + i)] = std::fabs(d_.to_double(m[static_cast<std::size_t>(i)]));
+        const std::vector<double> m = magnitude_at(p, b);
+        std::copy(m.begin(), m.end(), magnitude.begin() + b * width);
       }
     }
     compare(den, text, magnitude, p.scalars, p.length, out);

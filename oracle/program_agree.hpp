@@ -22,9 +22,11 @@
 // Comparisons: exact equality in `exact`; overlapping enclosures in `interval:P` (den reads
 // the text's enclosures themselves, through DenBindings); in f64 and f32, |den - text| within
 // gamma_K (|den| + |text| + M) per element, gamma_K = K u / (1 - K u) with K the number of
-// scalars the node reads (plus 2 B for a batch sum, plus 16), and M den on the absolute values
-// of its inputs (the sum of the magnitudes of the terms, for sums of products) or, for a batch
-// sum, the sum of |den_b|: the same form as the per-op allowance of sums in
+// scalars the node reads (plus 2 B for a batch sum, plus 16), and M den's magnitude: den
+// evaluated in the magnitude domain (interp/domain/magnitude.hpp), a running error bound that
+// is den on the absolute values of the inputs for sums of products (the sum of the terms'
+// magnitudes) and follows quotients, roots and exponentials of cancelled values beyond them;
+// for a batch sum, the sum of |den_b|. The same form as the per-op allowance of sums in
 // oracle/float_allowance.hpp, applied to a node's whole formula and to both evaluations.
 #pragma once
 

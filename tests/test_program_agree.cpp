@@ -4,9 +4,12 @@
 // change must be made to the run alone, or it would be read back into den).
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "ast/mlir_parse.hpp"
+#include "interp/domain/magnitude.hpp"
 #include "interp/program_inputs.hpp"
 #include "interp/run.hpp"
 #include "oracle/program_agree.hpp"
@@ -338,4 +341,68 @@ TEST_CASE("agree: a parameter the text does not print is set aside only when den
   REQUIRE(weight);
   CHECK(den_reads_parameter(*weight, "ic"));
   CHECK_FALSE(den_reads_parameter(*weight, "ic_"));  // a name is matched whole
+}
+
+TEST_CASE("magnitude domain: M follows each rule on hand values", "[agree][magnitude]") {
+  const MagnitudeDomain M;
+  const auto x = MagnitudeDomain::leaf(3), y = MagnitudeDomain::leaf(-1), z = MagnitudeDomain::leaf(3);
+  auto is = [](Magnitude a, double v, double m) { return a.v == v && a.m == m; };
+  CHECK(is(x, 3, 3));
+  CHECK(is(M.sub(x, z), 0, 6));         // cancellation: the terms' magnitudes
+  CHECK(is(M.add(x, y), 2, 4));
+  CHECK(is(M.mul(M.sub(x, z), y), 0, 6));
+  CHECK(is(M.div(x, M.add(x, y)), 1.5, (3 + 1.5 * 4) / 2));  // (Ma + |v| Mb) / |b|
+  CHECK(is(M.sqrt(MagnitudeDomain::leaf(4)), 2, 2));
+  CHECK(is(M.sqrt(M.add(x, y)), std::sqrt(2.0), 4 / std::sqrt(2.0)));
+  CHECK(is(M.max(y, M.sub(x, z)), 0, 6));
+  CHECK(is(M.neg(y), 1, 1));
+  Magnitude acc = MagnitudeDomain::leaf(0);
+  M.mac(acc, x, y);
+  M.mac(acc, z, MagnitudeDomain::leaf(1));
+  CHECK(is(acc, 0, 6));  // 3 (-1) + 3 1: den on |inputs| would say 6 as well
+  // A root of an exact 0 is exact; of a 0 that cancelled, no first-order bound exists.
+  CHECK(is(M.sqrt(MagnitudeDomain::leaf(0)), 0, 0));
+  CHECK_THROWS_AS(M.sqrt(M.sub(x, z)), DomainError);
+  // Control: a sum without cancellation has M = |v|.
+  CHECK(is(M.add(x, z), 6, 6));
+}
+
+TEST_CASE("agree: f64 allowance of a quotient of cancelled values (Adam's theta - lr dir with theta at lr dir), leaving out eps fails", "[agree][magnitude]") {
+  // adamWParamF with g = 3: m' = 0.9 + 0.1 * 3 = 1.2, v' = 0.999 + 0.001 * 9 = 1.008,
+  // dir = 1.2 / (sqrt(1.008) + 1e-8), and theta set to dir's double, lr = 1, wd = 0: the update
+  // cancels to a few ulps of 1. den reads 1 - beta as 1 - 0.9 in f64, the text as the double
+  // of 0.1, so the two land on different ulps.
+  const double dir = (0.9 + 0.1 * 3) / (std::sqrt(0.999 + 0.001 * 9) + 1e-8);
+  char theta[64];
+  std::snprintf(theta, sizeof theta, "%.17g", dir);
+  const Reals adam = {{"beta1", {"9/10"}}, {"beta2", {"999/1000"}}, {"eps", {"1e-8"}}, {"lr", {"1"}}, {"wd", {"0"}}, {"bc1", {"1"}},
+                      {"bc2", {"1"}}, {"theta", {theta}}, {"m", {"1"}}, {"v", {"1"}}};
+  const auto e = node("adamWParamF", {{"n", 1}}, adam, {leaf("%g", {"3"})}, {}, {1});
+  const TextCase tc = text_case(*e);
+  const Module m = parse_module(tc.text, "adam.mlir");
+  const F64Domain F;
+  std::vector<std::vector<Value<F64Domain>>> inputs(1);
+  for (const auto& arg : m.function().arguments) {
+    std::vector<double> v;
+    for (const auto& q : tc.inputs[0].at(arg.name)) v.push_back(F.from_rational(q));
+    inputs[0].push_back(Tensor<double>(Shape(arg.type.shape.begin(), arg.type.shape.end()), std::move(v)));
+  }
+  const auto a = agree_program(m, F, inputs, 1);
+  INFO(format_agreement(a));
+  REQUIRE(a.nodes.size() == 1);
+  CHECK(a.pass());
+  const double den = std::get<Tensor<double>>(den_program(m, F, inputs, 1)[0][0]).data.at(0);
+  const double gap = a.nodes[0].max_difference;
+  CHECK(den == std::ldexp(1.0, -52));
+  CHECK(gap == std::ldexp(1.0, -52));  // the text's value is 0
+  // Why the magnitude domain: every input is positive, so den on |inputs| is den itself, and
+  // even with K = 1000 scalars that allowance, gamma_K (|den| + |text| + |den|), is far below the gap.
+  const double gamma_1000 = 1000 * std::ldexp(1.0, -53) / (1 - 1000 * std::ldexp(1.0, -53));
+  CHECK(gamma_1000 * (2 * std::fabs(den) + std::fabs(den - gap)) < gap * 1e-12);
+  // Control: a text that leaves eps out of the denominator moves dir by a relative 1e-8.
+  const Module wrong = parse_module(replace_once(tc.text, "stablehlo.divide %v13, %v18", "stablehlo.divide %v13, %v17"), "adam.mlir");
+  const auto c = agree_program(m, F, inputs, 1, &wrong);
+  REQUIRE(c.first_failure());
+  CHECK(c.first_failure()->constructor == "adamWParamF");
+  CHECK(c.first_failure()->max_difference > 1e-8);
 }
