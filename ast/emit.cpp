@@ -42,6 +42,7 @@ std::string emit_tokens(std::int64_t batch, const std::vector<Token>& tokens, Em
       text.replace(text.find(good), good.size(), bad);
     }
     out += text;
+    if (tmpl.comment) continue;  // printed_as_comment: the operand stays on the stack
     state.stack.push_back(spec.arity == Arity::Family ? "%armean" + t.strings.at(0) : env.fresh.back());
   }
   return out;

@@ -40,7 +40,7 @@ const std::vector<Candidate>& candidates() {
   static const std::vector<Candidate> list = [] {
     std::vector<Candidate> out;
     for (const auto& c : constructors())
-      if (c.canonical && c.arity != Arity::Leaf) out.push_back({&c, &get_template(c.templ)});
+      if (c.canonical && c.arity != Arity::Leaf && !printed_as_comment(c)) out.push_back({&c, &get_template(c.templ)});
     std::stable_sort(out.begin(), out.end(),
                      [](const Candidate& a, const Candidate& b) { return a.tmpl->chunks.size() > b.tmpl->chunks.size(); });
     return out;

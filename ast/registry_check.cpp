@@ -55,11 +55,11 @@ void check_row(const CtorSpec& c, std::vector<std::string>& out) {
     for (const auto& n : names_in(l))
       if (!contains(c.nats, n)) problem("length '" + l + "' uses '" + n + "', which is not a shape parameter");
   // Every string field is a text input, a literal, or structural (the leaf's name, the
-  // family's tag).
+  // family's tag, a field of a row the printer writes as a comment).
   for (const char* s : c.strings) {
     const bool input = std::any_of(c.inputs.begin(), c.inputs.end(), [&](const TextInput& t) { return std::string(s) == t.field; });
     const bool literal = std::any_of(c.literals.begin(), c.literals.end(), [&](const LiteralField& l) { return std::string(s) == l.field; });
-    const bool structural = c.arity == Arity::Leaf || c.arity == Arity::Family;
+    const bool structural = c.arity == Arity::Leaf || c.arity == Arity::Family || printed_as_comment(c);
     if (!input && !literal && !structural) problem(std::string("string field '") + s + "' is neither a text input nor a literal");
   }
   for (const auto& t : c.inputs) {

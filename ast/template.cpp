@@ -93,11 +93,14 @@ void parse_line(const std::string& line, std::vector<TemplatePiece>& pieces, Tem
 Template parse_template(const char* name, const std::string& text) {
   Template t;
   t.name = name;
+  t.comment = true;
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string::npos) end = text.size();
     const std::string line = text.substr(start, end - start);
+    const auto first = line.find_first_not_of(' ');
+    t.comment = t.comment && first != std::string::npos && line.compare(first, 2, "//") == 0;
     // A chunk starts at an instruction line indented by exactly four spaces.
     const bool starts = line.size() > 4 && line.compare(0, 4, "    ") == 0 && (line[4] == '$' || line[4] == '%');
     if (starts || t.chunks.empty()) t.chunks.push_back({});
@@ -148,6 +151,8 @@ const Template& get_template(const std::string& name) {
   if (it == all.end()) throw std::logic_error("no template named '" + name + "'");
   return it->second;
 }
+
+bool printed_as_comment(const CtorSpec& c) { return c.templ && *c.templ && get_template(c.templ).comment; }
 
 std::string expand(const Template& t, const TemplateEnv& env) {
   using K = TemplatePiece::Kind;

@@ -41,10 +41,17 @@ struct Template {
   std::vector<TemplateChunk> chunks;
   int fresh_count = 0;
   std::vector<char> operands;  // operand letters in order of first appearance
+  bool comment = false;        // every line is a comment: no instruction, no result of its own
 };
 
 /// The template of the row named `name` (its `text`); throws if unknown.
 const Template& get_template(const std::string& name);
+
+struct CtorSpec;
+/// Whether the printer writes the row as a comment line and no instruction (patchEmbedBack,
+/// whose Lean printer arm is missing): the node's text computes nothing and leaves its operand
+/// as the value, so the text properties do not apply to it and the lifter never recovers it.
+bool printed_as_comment(const CtorSpec& c);
 
 /// Values for the placeholders.
 struct TemplateEnv {

@@ -82,13 +82,16 @@ struct Collector {
 };
 
 // The walks below recurse; an expression deeper than kMaxExprDepth (built by hand, never by the
-// printer) is refused first, by a walk that keeps its own stack.
+// printer) is refused first, by a walk that keeps its own stack. So is a node the printer writes
+// as a comment: its text computes nothing, so no text case can check its den.
 void check_depth(const Expr& root) {
   std::vector<std::pair<const Expr*, int>> todo = {{&root, 0}};
   while (!todo.empty()) {
     const auto [e, depth] = todo.back();
     todo.pop_back();
     if (depth > kMaxExprDepth) throw ExprError("text_case: the expression is nested more than " + std::to_string(kMaxExprDepth) + " deep");
+    if (printed_as_comment(*e->spec))
+      throw ExprError(std::string("text_case: the printer writes ") + e->spec->name + " as a comment line, which computes nothing");
     for (const auto& c : e->children) todo.emplace_back(c.get(), depth + 1);
   }
 }

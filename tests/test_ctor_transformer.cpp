@@ -8,6 +8,7 @@
 #include "ast/emit.hpp"
 #include "ast/lift.hpp"
 #include "ast/mlir_parse.hpp"
+#include "ast/template.hpp"
 #include "interp/den.hpp"
 #include "interp/program_inputs.hpp"
 #include "oracle/program_agree.hpp"
@@ -149,6 +150,42 @@ TEST_CASE("transformer: patch embedding, its kernel and bias gradients, the posi
   CHECK(den_exact(node("posEmbedGrad", {{"tk", 0}, {"D", 2}}, {}, {u({"1", "2"})})) == Strings{"1", "2"});
   CHECK(den_exact(node("posEmbedGradB", {{"N", 2}, {"tk", 0}, {"D", 2}}, {}, {u({"1", "2", "3", "4"})})) == Strings{"4", "6"});
   CHECK(den_exact(node("posEmbedSgd", {{"tk", 0}, {"D", 2}}, {{"pos", {"1", "1"}}, {"lr", {"1/2"}}}, {u({"2", "4"})})) == Strings{"0", "-1"});
+}
+
+TEST_CASE("transformer: patchEmbedBack is patch embedding's input VJP, and the printer writes it as a comment", "[ctor-transformer]") {
+  // patchEmbedF's case above: a 2 x 4 image, two 2 x 2 patches side by side, kernel [[1,2],[3,4]].
+  // The cotangent's class row (9) reaches no pixel; patch 0 (cotangent 1) spreads the kernel over
+  // columns 0-1, patch 1 (cotangent 2) twice the kernel over columns 2-3.
+  const Nats pe = {{"ic", 1}, {"H", 2}, {"W", 4}, {"P", 2}, {"tk", 2}, {"D", 1}};
+  const Reals kernel = {{"W", {"1", "2", "3", "4"}}};
+  const auto y = den_exact(node("patchEmbedBack", pe, kernel, {u({"9", "1", "2"})}));
+  CHECK(y == Strings{"1", "2", "2", "4", "3", "4", "6", "8"});
+  // By the forward's linearity: <y, img> = <dy, patchEmbedF(img) - patchEmbedF(0)> = 1 * 44 + 2 * 64.
+  CHECK(1 * 1 + 2 * 2 + 2 * 3 + 4 * 4 + 3 * 5 + 4 * 6 + 6 * 7 + 8 * 8 == 44 + 2 * 64);
+  CHECK(y != Strings{"9", "18", "18", "36", "27", "36", "54", "72"});  // control: the class row's cotangent
+  // One patch (tk = 1): the pixels of patch 1 are reached by none, so they are 0.
+  CHECK(den_exact(node("patchEmbedBack", {{"ic", 1}, {"H", 2}, {"W", 4}, {"P", 2}, {"tk", 1}, {"D", 1}}, kernel, {u({"9", "1"})})) ==
+        Strings{"1", "2", "0", "0", "3", "4", "0", "0"});
+
+  // The text: the Lean printer's batched catch-all, one comment line with the shape list; the
+  // weight name is not printed and the operand stays the value.
+  std::int64_t counter = 0;
+  const auto back = skel_node("patchEmbedBack", {{"ic", 3}, {"H", 224}, {"W", 224}, {"P", 16}, {"tk", 196}, {"D", 192}}, {name("%g", 197 * 192)},
+                              {{"wName", "%wp"}});
+  const Emitted text = emit(2, *back, counter);
+  CHECK(text.text == "    // [EfficientNet Item B] batched patchEmbedBack [] [3, 224, 224, 16, 196, 192] \u2014 backward render TODO\n");
+  CHECK(text.result == "%g");
+  CHECK(counter == 0);
+  CHECK(printed_as_comment(*back->spec));
+  CHECK_FALSE(printed_as_comment(*find_constructor("patchEmbedF")));     // controls: instructions with fresh names,
+  CHECK_FALSE(printed_as_comment(*find_constructor("allReduceMeanF")));  // and without (%arsum<t>)
+  // Lifting keeps the line as a comment, and emit(lift) is the text.
+  const std::string module = module_text("%g: tensor<2x37824xf32>", "tensor<2x37824xf32>", text.text, "%g");
+  const Lifted l = lift(parse_module(module));
+  CHECK(emit_render(l.render) == module);
+  for (const auto& item : l.render.items) CHECK_FALSE(item.expr);
+  // No text case: the text computes nothing that den could be compared with.
+  CHECK_THROWS_WITH(text_case(*node("patchEmbedBack", pe, kernel, {u({"9", "1", "2"})})), Catch::Contains("as a comment line"));
 }
 
 TEST_CASE("transformer: row softmax and its VJP, in interval (exp)", "[ctor-transformer]") {

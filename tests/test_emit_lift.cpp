@@ -320,7 +320,7 @@ TEST_CASE("the registry: every row is consistent (strings, inputs, literals, len
   const auto problems = registry_problems();
   for (const auto& p : problems) INFO(p);
   CHECK(problems.empty());
-  CHECK(constructors().size() == 59 + 42 + 18 + 22 + 63 + 53);  // core; per-channel BN and blocks; low precision and sync BN; the strided, depthwise and ViT bf16 peers; ViT, ConvNeXt, regularisers; strided and depthwise convolutions
+  CHECK(constructors().size() == 59 + 42 + 18 + 22 + 64 + 53);  // core; per-channel BN and blocks; low precision and sync BN; the strided, depthwise and ViT bf16 peers; ViT, ConvNeXt, regularisers; strided and depthwise convolutions
   for (const auto& c : constructors()) CHECK(&spec_of(c.id) == &c);
   // Controls: rows with a piece missing are named.
   CtorSpec no_input = spec_of(Ctor::dotIn);

@@ -266,13 +266,17 @@ Vec<D> den(Of<Ctor::batchOp_clsPad>, const Node<D>& nd) { return class_token_eac
 /// x mod 0 = x), and the image element under kernel tap (c, kh, kw), null outside the image.
 struct PatchGrid {
   std::int64_t ic, H, W, P, tk, D;
-  template <class S>
-  const S* pixel(const std::vector<S>& img, std::int64_t base, std::int64_t p, std::int64_t c, std::int64_t kh, std::int64_t kw) const {
+  // The flat index in one image of tap (kh, kw) of patch p on channel c, or -1 off the image.
+  std::int64_t pixel_index(std::int64_t p, std::int64_t c, std::int64_t kh, std::int64_t kw) const {
     const std::int64_t Wp = P == 0 ? 0 : W / P;
     const std::int64_t hq = Wp == 0 ? 0 : p / Wp, wq = Wp == 0 ? p : p % Wp;
     const std::int64_t r = hq * P + kh, s = wq * P + kw;
-    if (r >= H || s >= W) return nullptr;
-    return &img[static_cast<std::size_t>(base + (c * H + r) * W + s)];
+    return r >= H || s >= W ? -1 : (c * H + r) * W + s;
+  }
+  template <class S>
+  const S* pixel(const std::vector<S>& img, std::int64_t base, std::int64_t p, std::int64_t c, std::int64_t kh, std::int64_t kw) const {
+    const std::int64_t at = pixel_index(p, c, kh, kw);
+    return at < 0 ? nullptr : &img[static_cast<std::size_t>(base + at)];
   }
   std::int64_t tap(std::int64_t d, std::int64_t c, std::int64_t kh, std::int64_t kw) const { return ((d * ic + c) * P + kh) * P + kw; }
 };
@@ -315,6 +319,27 @@ template <class D>
 Vec<D> den(Of<Ctor::patchEmbedF>, const Node<D>& nd) { return patch_embed_each(nd); }
 template <class D>
 Vec<D> den(Of<Ctor::batchOp_patchEmbed>, const Node<D>& nd) { return patch_embed_each(nd); }
+
+/// The input VJP of patchEmbedF: y[c,hh,ww] = sum_{p<tk} sum_{kh,kw} [tap (kh, kw) of patch p is
+/// (hh, ww)] sum_d W[d,c,kh,kw] u[p+1,d]. The class row and the position embedding reach no
+/// pixel, so u's row 0 is not read; pixels no patch covers get 0.
+template <class D>
+Vec<D> den(Of<Ctor::patchEmbedBack>, const Node<D>& nd) {
+  const PatchGrid g = patch_grid(nd);
+  const auto W = nd.real("W");
+  Vec<D> y(vit_at(g.ic * g.H * g.W), nd.num(0));
+  for (std::int64_t p = 0; p < g.tk; ++p)
+    for (std::int64_t c = 0; c < g.ic; ++c)
+      for (std::int64_t kh = 0; kh < g.P; ++kh)
+        for (std::int64_t kw = 0; kw < g.P; ++kw) {
+          const std::int64_t at = g.pixel_index(p, c, kh, kw);
+          if (at < 0) continue;
+          auto acc = nd.num(0);
+          for (std::int64_t d = 0; d < g.D; ++d) acc = nd.d.add(acc, nd.d.mul(W[vit_at(g.tap(d, c, kh, kw))], nd.u()[vit_at((p + 1) * g.D + d)]));
+          y[vit_at(at)] = nd.d.add(y[vit_at(at)], acc);
+        }
+  return y;
+}
 
 /// The kernel's gradient summed over the examples: G[d,c,kh,kw] = sum_e sum_{p<tk}
 /// x~_e[c, h'P+kh, w'P+kw] u_e[p+1, d] (the class row 0 excluded), of the image x and cotangent u
