@@ -154,6 +154,24 @@ const Template& get_template(const std::string& name) {
 
 bool printed_as_comment(const CtorSpec& c) { return c.templ && *c.templ && get_template(c.templ).comment; }
 
+bool template_prints(const CtorSpec& c, const std::string& nat) {
+  if (!c.templ || !*c.templ) return false;
+  std::vector<std::string> names = {nat};  // the template's names for it
+  for (const auto& [template_name, ours] : c.template_renames)
+    if (nat == ours) names.push_back(template_name);
+  if (nat == "kH") names.push_back("pH");
+  if (nat == "kW") names.push_back("pW");
+  const auto uses = [&](const std::string& expr) {
+    return std::any_of(names.begin(), names.end(), [&](const std::string& n) { return length_uses(expr, n); });
+  };
+  for (const auto& chunk : get_template(c.templ).chunks)
+    for (const auto& p : chunk.pieces) {
+      if (p.kind == TemplatePiece::Kind::Nat && uses(p.text)) return true;
+      if (p.kind == TemplatePiece::Kind::Type && std::any_of(p.dims.begin(), p.dims.end(), uses)) return true;
+    }
+  return false;
+}
+
 std::string expand(const Template& t, const TemplateEnv& env) {
   using K = TemplatePiece::Kind;
   std::string out;

@@ -52,6 +52,10 @@ struct CtorSpec;
 /// whose Lean printer arm is missing): the node's text computes nothing and leaves its operand
 /// as the value, so the text properties do not apply to it and the lifter never recovers it.
 bool printed_as_comment(const CtorSpec& c);
+/// Whether the row's text prints the shape parameter `nat` (by the template's name for it, or
+/// through the pads pH, pW derived from kH, kW), so that the lifter reads its value from the text;
+/// the lifter sets a parameter the text does not print to 0.
+bool template_prints(const CtorSpec& c, const std::string& nat);
 
 /// Values for the placeholders.
 struct TemplateEnv {

@@ -13,6 +13,7 @@
 
 #include "ast/emit.hpp"
 #include "ast/lift.hpp"
+#include "ast/template.hpp"
 #include "interp/domain/interval.hpp"
 #include "interp/domain/magnitude.hpp"
 #include "interp/den.hpp"
@@ -329,7 +330,7 @@ class NodeJudge {
     p.eval.spec = e.spec;
     p.eval.nats = e.nats;
     for (auto& [name, value] : p.eval.nats)
-      if (value == 0) {
+      if (value == 0 && !template_prints(*e.spec, name)) {  // a 0 the text prints (head 0) is a value
         if (den_reads_parameter(*e.spec, name))
           throw NotComparable{"its shape parameter " + name + " is not printed (the lift could not recover it)"};
         value = 1;  // sizes only fields no text gives (den_reads_parameter)

@@ -96,10 +96,11 @@ inline constexpr bool kAgreeDomain = std::is_same_v<D, ExactDomain> || std::is_s
 
 /// Whether the shape parameter `nat` of a row enters anything den reads from the text: the
 /// result's or a child's length, or the length of a real field that the text gives (a name
-/// field's value or a literal). A parameter the text does not print (the lift sets it to 0)
-/// that enters none of them sizes only fields no text gives (convBiasSgd's ic, kH, kW: its
-/// kernel and input), which agree fills with zeros; agree then evaluates den with it set to 1.
-/// Otherwise the node is not comparable.
+/// field's value or a literal). A parameter the text does not print (template_prints is false;
+/// the lift sets it to 0) that enters none of them sizes only fields no text gives
+/// (convBiasSgd's ic, kH, kW: its kernel and input), which agree fills with zeros; agree then
+/// evaluates den with it set to 1. Otherwise the node is not comparable. A 0 the text prints
+/// (headSliceF's head 0) is a value like any other.
 bool den_reads_parameter(const CtorSpec& spec, const std::string& nat);
 
 /// Lifts `m`, runs it in d on inputs[replica][argument] and judges every lifted node. Throws

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ast/mlir_parse.hpp"
+#include "ast/template.hpp"
 #include "interp/domain/magnitude.hpp"
 #include "interp/program_inputs.hpp"
 #include "interp/run.hpp"
@@ -405,4 +406,31 @@ TEST_CASE("agree: f64 allowance of a quotient of cancelled values (Adam's theta 
   REQUIRE(c.first_failure());
   CHECK(c.first_failure()->constructor == "adamWParamF");
   CHECK(c.first_failure()->max_difference > 1e-8);
+}
+
+TEST_CASE("agree: a shape parameter the text prints as 0 is a value (headSliceF at head 0)", "[agree]") {
+  // head 0 of two heads of one row: the text slices [0:1], den reads u[0] = 1 (head 1 would be 2).
+  const auto e = node("headSliceF", {{"tk", 1}, {"heads", 2}, {"d", 1}, {"head", 0}}, {}, {leaf("%x", {"1", "2"})});
+  const TextCase tc = text_case(*e);
+  const Module m = parse_module(tc.text, "heads.mlir");
+  const ExactDomain E;
+  std::vector<std::vector<Value<ExactDomain>>> inputs(1);
+  std::vector<ExtRational> x;
+  for (const auto& q : tc.inputs[0].at("%x")) x.push_back(E.from_rational(q));
+  inputs[0].push_back(Tensor<ExtRational>({1, 2}, std::move(x)));
+  const auto a = agree_program(m, E, inputs, 1);
+  INFO(format_agreement(a));
+  CHECK(a.pass());
+  CHECK(a.compared == 1);
+  CHECK(a.not_comparable == 0);
+  // The template prints head (in the slice's bounds) but not convBiasSgd's ic.
+  CHECK(template_prints(*find_constructor("headSliceF"), "head"));
+  CHECK(template_prints(*find_constructor("batchOp/headSlice"), "head"));  // through the row it prints like
+  CHECK_FALSE(template_prints(*find_constructor("convBiasSgd"), "ic"));
+  CHECK(template_prints(*find_constructor("convBiasSgd"), "oc"));
+  // Control: the text slicing head 1 disagrees with den at head 0.
+  const Module wrong = parse_module(replace_once(tc.text, "[0:1, 0:1, 0:1]", "[0:1, 0:1, 1:2]"), "heads.mlir");
+  const auto c = agree_program(m, E, inputs, 1, &wrong);
+  REQUIRE(c.first_failure());
+  CHECK(c.first_failure()->detail == "element 0: den = 1, text = 2");
 }
