@@ -8,7 +8,7 @@ variants, so that `shlo agree` can be run on programs the samples do not contain
 B themselves); what module assembly writes by hand is retyped: the batch-led arguments (%x,
 %onehot, the drop masks %dp<i> and %do), the verbatim lines' batch-led types (rank 2 or more,
 and rank 1 per example outside the zero-bias constants %zb<n>), the batch-size constants of the
-loss (%bsc, %lbfc, and any dense<B.0> on a retyped line) and, for a forward pass, its result
+loss (%bsc, %lbf, %lbfc, and any dense<B.0> on a retyped line) and, for a forward pass, its result
 types. `shlo emit` writes OUT. A verbatim dense<B.0> that none of these rules covers is printed
 as a warning: check it by hand. Whether the variant is right is then for `shlo lift` (the same
 share of lines in nodes as FILE) and `shlo agree` (den against the text) to say.
@@ -48,7 +48,7 @@ def main():
         if not line.strip().startswith('%zb'):
             new = vec.sub('tensor<%dxf32>' % nb, new)
         constant = 'dense<%d.0>' % b
-        if constant in new and (new != line or '%lbfc' in line or '%bsc' in line):
+        if constant in new and (new != line or re.match(r'\s*%(lbf|lbfc|bsc) =', line)):
             new = new.replace(constant, 'dense<%d.0>' % nb)
         elif constant in new:
             print('warning: a verbatim constant equal to B is left as it is:', new.strip(), file=sys.stderr)
