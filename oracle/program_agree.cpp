@@ -289,27 +289,35 @@ class NodeJudge {
       const Setting want{x.per_row && !zero ? row : -1, zero};
       if (x.set && *x.set == want) continue;
       x.set = want;
-      std::vector<S> v;
-      if (zero) {
-        v.assign(static_cast<std::size_t>(x.length), d_.from_rational(Rational(0)));
-      } else {
-        const auto base = static_cast<std::ptrdiff_t>(x.per_row ? row * x.length : 0);
-        v.assign(x.values->begin() + base, x.values->begin() + base + x.length);
-      }
+      std::vector<S> v = zero ? std::vector<S>(static_cast<std::size_t>(x.length), d_.from_rational(Rational(0))) : row_of(x, row);
       if (x.child >= 0) {
         bound.fields[{leaves[static_cast<std::size_t>(x.child)].get(), "v"}] = std::move(v);
       } else {
-        std::vector<Rational> reps;
-        reps.reserve(v.size());
-        for (const auto& y : v) reps.push_back(Traits::representative(y));
-        eval.reals[x.field] = std::move(reps);
+        eval.reals[x.field] = representatives(v);
         bound.fields[{&eval, x.field}] = std::move(v);
       }
     }
     auto r = denote(d_, eval, bound, DenOptions{RoundingModel::NearestEven});
-    if (!r.events.empty())
-      throw NotComparable{"den: " + r.events[0].kind + " in " + constructor + " (element " + std::to_string(r.events[0].index) + ")"};
+    refuse_events(r.events, constructor);
     return std::move(r.value);
+  }
+
+  // What den reads of input x on row `row`: that row of a per-row input, else the whole.
+  static std::vector<S> row_of(const Input& x, std::int64_t row) {
+    const auto first = x.values->begin() + static_cast<std::ptrdiff_t>(x.per_row ? row * x.length : 0);
+    return std::vector<S>(first, first + x.length);
+  }
+  // Rationals that stand for a field's values where den decides on them (the masks).
+  static std::vector<Rational> representatives(const std::vector<S>& v) {
+    std::vector<Rational> reps;
+    reps.reserve(v.size());
+    for (const auto& y : v) reps.push_back(Traits::representative(y));
+    return reps;
+  }
+  // den recorded an event (a tie it cannot decide, ...): the node is not comparable.
+  static void refuse_events(const std::vector<DenEvent>& events, const std::string& constructor) {
+    if (!events.empty())
+      throw NotComparable{"den: " + events[0].kind + " in " + constructor + " (element " + std::to_string(events[0].index) + ")"};
   }
 
   // A node made ready for den: its evaluation copy, the leaves standing for its children, its
@@ -376,26 +384,20 @@ class NodeJudge {
   std::vector<double> magnitude_at(NodeEval& p, std::int64_t row) {
     DenBindings<MagnitudeDomain> bound;
     for (auto& x : p.in) {
-      const auto base = static_cast<std::ptrdiff_t>(x.per_row ? row * x.length : 0);
+      const std::vector<S> values = row_of(x, row);
       std::vector<Magnitude> v;
-      std::vector<Rational> reps;
-      v.reserve(static_cast<std::size_t>(x.length));
-      for (std::ptrdiff_t i = 0; i < x.length; ++i) {
-        const S& y = (*x.values)[static_cast<std::size_t>(base + i)];
-        v.push_back(MagnitudeDomain::leaf(d_.to_double(y)));
-        if (x.child < 0) reps.push_back(Traits::representative(y));
-      }
+      v.reserve(values.size());
+      for (const S& y : values) v.push_back(MagnitudeDomain::leaf(d_.to_double(y)));
       if (x.child >= 0) {
         bound.fields[{p.leaves[static_cast<std::size_t>(x.child)].get(), "v"}] = std::move(v);
       } else {
-        p.eval.reals[x.field] = std::move(reps);
+        p.eval.reals[x.field] = representatives(values);
         bound.fields[{&p.eval, x.field}] = std::move(v);
         x.set.reset();
       }
     }
     const auto r = denote(MagnitudeDomain{}, p.eval, bound, DenOptions{RoundingModel::NearestEven});
-    if (!r.events.empty())
-      throw NotComparable{"den: " + r.events[0].kind + " in " + p.constructor + " (element " + std::to_string(r.events[0].index) + ")"};
+    refuse_events(r.events, p.constructor);
     std::vector<double> m;
     m.reserve(r.value.size());
     for (const Magnitude& y : r.value) m.push_back(y.m);

@@ -160,8 +160,18 @@ TEST_CASE("transformer: patchEmbedBack is patch embedding's input VJP, and the p
   const Reals kernel = {{"W", {"1", "2", "3", "4"}}};
   const auto y = den_exact(node("patchEmbedBack", pe, kernel, {u({"9", "1", "2"})}));
   CHECK(y == Strings{"1", "2", "2", "4", "3", "4", "6", "8"});
-  // By the forward's linearity: <y, img> = <dy, patchEmbedF(img) - patchEmbedF(0)> = 1 * 44 + 2 * 64.
-  CHECK(1 * 1 + 2 * 2 + 2 * 3 + 4 * 4 + 3 * 5 + 4 * 6 + 6 * 7 + 8 * 8 == 44 + 2 * 64);
+  // By the forward's linearity, <y, img> = <dy, patchEmbedF(img)> with the bias, class row and
+  // position embedding at 0 (den of the forward: 0, 44, 64).
+  const Strings img = {"1", "2", "3", "4", "5", "6", "7", "8"}, dy = {"9", "1", "2"};
+  const auto forward = den_exact(node("patchEmbedF", pe, {{"W", {"1", "2", "3", "4"}}, {"b", {"0"}}, {"cls", {"0"}}, {"pos", {"0", "0", "0"}}}, {u(img)}));
+  auto dot = [](const Strings& a, const Strings& b) {
+    long sum = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) sum += std::stol(a[i]) * std::stol(b[i]);
+    return sum;
+  };
+  REQUIRE(forward.size() == dy.size());
+  CHECK(dot(y, img) == dot(forward, dy));
+  CHECK(dot(y, img) == 172);
   CHECK(y != Strings{"9", "18", "18", "36", "27", "36", "54", "72"});  // control: the class row's cotangent
   // One patch (tk = 1): the pixels of patch 1 are reached by none, so they are 0.
   CHECK(den_exact(node("patchEmbedBack", {{"ic", 1}, {"H", 2}, {"W", 4}, {"P", 2}, {"tk", 1}, {"D", 1}}, kernel, {u({"9", "1"})})) ==

@@ -84,7 +84,10 @@ class MagnitudeDomain {
   }
   Scalar sqrt(const Scalar& a) const {
     const double v = std::sqrt(a.v);
-    return {v, v == 0 ? at_nonzero(a, "sqrt") : a.m / v};
+    if (v == 0 && a.m != 0)  // the slope is unbounded at 0: no first-order bound
+      throw DomainError("magnitude: sqrt of a value that is 0 here but subject to rounding (M = " + std::to_string(a.m) +
+                        ") has no first-order error bound");
+    return {v, v == 0 ? 0 : a.m / v};
   }
   Scalar rsqrt(const Scalar& a) const {
     const double v = 1 / std::sqrt(a.v);
@@ -113,13 +116,6 @@ class MagnitudeDomain {
 
  private:
   static constexpr double kInf = std::numeric_limits<double>::infinity();
-  // sqrt's M at a = 0: 0 when a is an exact 0, else a DomainError (the slope is unbounded
-  // there, so there is no first-order bound).
-  static double at_nonzero(const Scalar& a, const char* op) {
-    if (a.m == 0) return 0;
-    throw DomainError("magnitude: " + std::string(op) + " of a value that is 0 here but subject to rounding (M = " +
-                      std::to_string(a.m) + ") has no first-order error bound");
-  }
   F64Domain f_;
 };
 
