@@ -4,8 +4,10 @@
 
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "ast/mlir_print.hpp"
+#include "interp/bound/normalizing.hpp"
 #include "interp/domain/ieee_typed.hpp"
 #include "interp/domain/rounding.hpp"
 #include "interp/ops/arithmetic.hpp"
@@ -136,7 +138,16 @@ std::vector<Value<D>> execute_results(const D& d, const Instruction& inst, const
 template <class D>
 struct DomainBackend {
   const D& d;
-  Value<D> execute(const Instruction& inst, const std::vector<const Value<D>*>& args) const { return run_detail::execute(d, inst, args); }
+  /// Divides by their numerator's own sum (interp/bound/normalizing.hpp), for a domain that
+  /// knows more of them (the bound analysis: BoundDomain::normalized_div).
+  std::unordered_set<const Instruction*> normalizing = {};
+  Value<D> execute(const Instruction& inst, const std::vector<const Value<D>*>& args) const {
+    if constexpr (requires(const S<D>& x) { d.normalized_div(x, x); })
+      if (normalizing.count(&inst))
+        return ops::map_binary(d, std::get<Tensor<S<D>>>(*args[0]), std::get<Tensor<S<D>>>(*args[1]),
+                               [&](const S<D>& x, const S<D>& y) { return d.normalized_div(x, y); });
+    return run_detail::execute(d, inst, args);
+  }
   // An operand that dies at this instruction (the replica loop knows) may give its storage to
   // the result when it has the result's type (shape and element) and D's scalars are machine
   // floats (f32, f64: an arbitrary-precision element keeps its own precision on assignment).
@@ -213,6 +224,7 @@ RunResult<D> run_observed(const Module& m, const D& d, std::vector<std::vector<V
     }
   }
   run_detail::DomainBackend<D> backend{d};
+  if constexpr (requires(const S<D>& x) { d.normalized_div(x, x); }) backend.normalizing = normalizing_divides(m);
   LoopStats stats = run_replica_loop(m, backend, exchange, env, options, after);
   RunResult<D> result;
   result.profile = std::move(stats.profile);

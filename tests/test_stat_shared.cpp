@@ -1,8 +1,8 @@
 // The statistical tier and copies of one value: broadcast_in_dim makes n copies whose rounding
 // errors are one error, so a sum of the copies has n times that error, not sqrt(n) times.
 // The model's quadrature (independent errors) allowed sqrt(n): honest float32 runs of
-// reduce -> broadcast -> reduce were IMPROBABLE. Copies now enter every op with their random
-// part closed to a plain bound (interp/bound/bound.hpp).
+// reduce -> broadcast -> reduce were IMPROBABLE. A sum now admits a copy's random part only
+// once per source (interp/bound/bound.hpp); the others enter closed to a plain bound.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -81,7 +81,12 @@ TEST_CASE("stat tier: copies made by broadcast_in_dim share one error, summed li
   CHECK(d.pbound(s) >= 4096 * d.pbound(t) + d.pbound(own));
   CHECK(d.bound(s) >= 4096 * d.bound(t));
   CHECK(d.pbound(s) < d.bound(s));  // still tighter than the sound tier
-  CHECK(d.sigma(s) > 0);            // its own roundings stay random
+  CHECK(s.st.sigma > 0);            // its own roundings stay random,
+  // but it admitted a copy's random part (the first), so later ops close its random part:
+  // its siblings, other sums of the same copies, would hold the same error.
+  CHECK((s.flags & kShared) != 0);
+  CHECK(s.source() == 0);
+  CHECK(d.sigma(s) == 0);
   // Control: a broadcast that copies nothing marks nothing: the products stay independent.
   REQUIRE(d.sigma(q) > 0);
   CHECK(d.pbound(q_copied) == d.pbound(q));

@@ -97,6 +97,9 @@ Tri tri_compare(CompareDirection dir, Iv a, Iv b) {
   return Tri::Undecided;
 }
 
+// A float divisor that may be 0 leaves that tier unbounded.
+Iv image_of_div(Iv num, Iv den) { return contains_zero(den) ? Iv{-kInf, kInf} : iv_div(num, den); }
+
 [[noreturn]] void fail(const BoundDomain& d, const std::string& what) { throw DomainError(d.name() + ": " + what); }
 
 std::string show(double x) {
@@ -142,7 +145,7 @@ BoundScalar BoundDomain::result(Iv x, Iv r, Iv rp, double ulps, std::uint8_t fla
   Scalar s;
   s.lo = x.lo;
   s.hi = x.hi;
-  s.flags = static_cast<std::uint8_t>(flags & ~(kOpenSum | kBranchGap | kShared));  // a new value: not a copy
+  s.flags = static_cast<std::uint8_t>(flags & ~(kOpenSum | kBranchGap | kShared | kSharedTerms));  // a new value: not a copy
   s.events = events + 1;  // the operands' statistical bounds used as plain bounds: an event
   if (x.lo == x.hi && r.lo == r.hi && x.lo == r.lo && std::isinf(x.lo)) return s;  // an exact infinity (max-pool padding) stays exact
   // One tier's bound from the image of the widened operands: infinite when that image is, or
@@ -162,17 +165,51 @@ BoundScalar BoundDomain::result(Iv x, Iv r, Iv rp, double ulps, std::uint8_t fla
   return s;
 }
 
-BoundScalar BoundDomain::with_sigma(Scalar s, double pdet, double sigma, double own_rounding) const {
+BoundScalar BoundDomain::with_sigma(Scalar s, double pdet, double sigma, double own_rounding, double slack) const {
   if (s.err == 0 || !std::isfinite(pdet) || !std::isfinite(sigma)) return s;
-  if (profile_.flush_to_zero) {
-    pdet = up_sum(pdet, own_rounding);  // a flush to zero is not mean-zero
-  } else if (own_rounding > 0) {
-    sigma = up(std::sqrt(up_sum(up_mul(sigma, sigma), up_mul(own_rounding, own_rounding))));
+  // Two ways to carry the op's own rounding: mean-zero, in quadrature with the operands'
+  // random part (a flush to zero is not mean-zero: plain there), or as a plain bound, which
+  // is tighter for one rounding but keeps the operands' random part for a later sum.
+  double quad_pdet = pdet, quad_sigma = sigma;
+  if (profile_.flush_to_zero) quad_pdet = up_sum(pdet, own_rounding);
+  else if (own_rounding > 0) quad_sigma = up(std::sqrt(up_sum(up_mul(sigma, sigma), up_mul(own_rounding, own_rounding))));
+  const double quad = up_sum(quad_pdet, up_mul(lambda_, quad_sigma));
+  const double plain_pdet = up_sum(pdet, own_rounding), plain = up_sum(plain_pdet, up_mul(lambda_, sigma));
+  const bool quad_ok = quad < slack * s.pdet, plain_ok = sigma > 0 && plain < kKeepSlack * slack * s.pdet;
+  if (!quad_ok && !plain_ok) return s;
+  const bool by_quad = quad_ok && (!plain_ok || quad <= plain);
+  if (up(mag({s.lo, s.hi}) + (by_quad ? quad : plain)) > kFloatMax) return s;
+  s.pdet = up_float(by_quad ? quad_pdet : plain_pdet);
+  s.st.sigma = by_quad ? quad_sigma : sigma;
+  return s;
+}
+
+BoundDomain::Closed BoundDomain::operand(const Scalar& a, std::int64_t& source) const {
+  source = source_of(a);
+  const Closed c = close_raw(a);
+  if (source < 0) return c;
+  if (source == 0 || c.sigma == 0) {  // its source unknown, or no random part to share
+    source = -1;
+    return plain_random(c);
   }
-  const double linear = up_sum(pdet, up_mul(lambda_, sigma));
-  if (!(linear < s.pdet) || up(mag({s.lo, s.hi}) + linear) > kFloatMax) return s;
-  s.pdet = up_float(pdet);
-  s.st.sigma = sigma;
+  return c;
+}
+
+BoundDomain::Operands BoundDomain::operands(const Scalar& a, const Scalar& b) const {
+  Operands o;
+  std::int64_t sb = -1;
+  o.a = operand(a, o.source);
+  o.b = operand(b, sb);
+  if (sb > 0 && o.source > 0 && sb != o.source) o.b = plain_random(o.b);  // two sources: one kept
+  else if (sb > 0) o.source = sb;
+  return o;
+}
+
+BoundScalar BoundDomain::with_source(Scalar s, std::int64_t source) {
+  if (source > 0 && s.st.sigma > 0 && !(s.flags & kOpenSum)) {
+    s.flags |= kShared;
+    s.set_source(static_cast<std::uint32_t>(source));
+  }
   return s;
 }
 
@@ -254,53 +291,104 @@ BoundScalar BoundDomain::pi() const {
 // --- arithmetic -----------------------------------------------------------------------------------
 
 BoundScalar BoundDomain::add(const Scalar& a, const Scalar& b) const {
-  const Closed ca = close(a), cb = close(b);
+  const auto [ca, cb, source] = operands(a, b);
   const Iv rp = iv_add(pwidened(ca), pwidened(cb));
   const Scalar s = result(iv_add(ca.x, cb.x), iv_add(widened(ca), widened(cb)), rp, 0.5, a.flags | b.flags, ca.events + cb.events);
-  return with_sigma(s, up_sum(ca.pdet, cb.pdet), up_sum(ca.sigma, cb.sigma), allowance(mag(rp), 0.5));
+  return with_source(with_sigma(s, up_sum(ca.pdet, cb.pdet), up_sum(ca.sigma, cb.sigma), allowance(mag(rp), 0.5)), source);
 }
 
 BoundScalar BoundDomain::sub(const Scalar& a, const Scalar& b) const {
-  const Closed ca = close(a), cb = close(b);
+  const auto [ca, cb, source] = operands(a, b);
   const Iv rp = iv_sub(pwidened(ca), pwidened(cb));
   const Scalar s = result(iv_sub(ca.x, cb.x), iv_sub(widened(ca), widened(cb)), rp, 0.5, a.flags | b.flags, ca.events + cb.events);
-  return with_sigma(s, up_sum(ca.pdet, cb.pdet), up_sum(ca.sigma, cb.sigma), allowance(mag(rp), 0.5));
+  return with_source(with_sigma(s, up_sum(ca.pdet, cb.pdet), up_sum(ca.sigma, cb.sigma), allowance(mag(rp), 0.5)), source);
 }
 
 BoundScalar BoundDomain::mul(const Scalar& a, const Scalar& b) const {
-  const Closed ca = close(a), cb = close(b);
+  const auto [ca, cb, source] = operands(a, b);
   const Iv rp = iv_mul(pwidened(ca), pwidened(cb));
   const Scalar s = result(iv_mul(ca.x, cb.x), iv_mul(widened(ca), widened(cb)), rp, 0.5, a.flags | b.flags, ca.events + cb.events);
   // a~ b~ - a b = a eb + b ea + ea eb: the first two linear in the errors, the last a plain bound.
   const double ma = mag(ca.x), mb = mag(cb.x);
-  return with_sigma(s, up_sum(up_sum(up_mul(ma, cb.pdet), up_mul(mb, ca.pdet)), up_mul(ca.perr, cb.perr)),
-                    up_sum(up_mul(ma, cb.sigma), up_mul(mb, ca.sigma)), allowance(mag(rp), 0.5));
+  return with_source(with_sigma(s, up_sum(up_sum(up_mul(ma, cb.pdet), up_mul(mb, ca.pdet)), up_mul(ca.perr, cb.perr)),
+                                up_sum(up_mul(ma, cb.sigma), up_mul(mb, ca.sigma)), allowance(mag(rp), 0.5)),
+                     source);
+}
+
+BoundScalar BoundDomain::div_generic(const Closed& ca, const Closed& cb, std::uint8_t flags) const {
+  if (cb.x.lo == 0 && cb.x.hi == 0) fail(*this, "division by exactly 0");
+  if (contains_zero(cb.x)) return unknown(flags);  // 0 not excluded at double precision
+  return result(iv_div(ca.x, cb.x), image_of_div(widened(ca), widened(cb)), image_of_div(pwidened(ca), pwidened(cb)), profile_.div, flags,
+                ca.events + cb.events);
 }
 
 BoundScalar BoundDomain::div(const Scalar& a, const Scalar& b) const {
-  const Closed ca = close(a), cb = close(b);
-  if (cb.x.lo == 0 && cb.x.hi == 0) fail(*this, "division by exactly 0");
-  if (contains_zero(cb.x)) return unknown(a.flags | b.flags);  // 0 not excluded at double precision
-  // A float divisor that may be 0 leaves that tier unbounded.
-  auto image = [&](Iv num, Iv den) { return contains_zero(den) ? Iv{-kInf, kInf} : iv_div(num, den); };
-  return result(iv_div(ca.x, cb.x), image(widened(ca), widened(cb)), image(pwidened(ca), pwidened(cb)), profile_.div,
-                a.flags | b.flags, ca.events + cb.events);
+  const auto [ca, cb, source] = operands(a, b);
+  const Scalar s = div_generic(ca, cb, a.flags | b.flags);
+  const Iv pa = pwidened(ca), pb = pwidened(cb);
+  if (s.err == kInf && s.pdet == std::numeric_limits<float>::infinity()) return s;
+  if (contains_zero(pb)) return s;
+  // First order (see the header): d(a/b) = da / b - a db / b^2; the partial derivatives' widths
+  // over the widened operands bound the rest.
+  const Iv over_pb = iv_recip(pb), pslope_b = iv_div(pa, iv_mul(pb, pb));
+  const double la = mag(iv_recip(cb.x)), lb = mag(iv_div(ca.x, iv_mul(cb.x, cb.x)));
+  const double rest = up_sum(up_mul(gap(over_pb.hi, over_pb.lo), ca.perr), up_mul(gap(pslope_b.hi, pslope_b.lo), cb.perr));
+  return with_source(smooth_result(s, up_sum(up_sum(up_mul(la, ca.pdet), up_mul(lb, cb.pdet)), rest),
+                                   up_sum(up_mul(la, ca.sigma), up_mul(lb, cb.sigma)), mag(image_of_div(pa, pb)), profile_.div),
+                     source);
+}
+
+BoundScalar BoundDomain::normalized_div(const Scalar& a, const Scalar& b) const {
+  // The numerator's random part entered the divisor's sum as a term in quadrature only when it
+  // was not shared; a divisor whose source is unknown keeps no random part: then as div.
+  const std::int64_t source = source_of(b);
+  if (source_of(a) >= 0 || source == 0) return div(a, b);
+  const Closed ca = close_raw(a), cb = close_raw(b);
+  const Scalar s = div_generic(ca, cb, a.flags | b.flags);
+  if (s.err == kInf && s.pdet == std::numeric_limits<float>::infinity()) return s;
+  // b = a + r, the rest r the other terms and the sum's roundings: its plain part is b's less
+  // a's (a's entered b's linearly), its random part b's less a's in quadrature. With
+  // f(a, r) = a / (a + r): df/da = r / b^2, df/dr = -a / b^2, a's and r's random parts
+  // independent (terms of one sum), and the second-order rest from the derivatives' widths
+  // over the widened box (a + r then within pwidened(a) + widened r).
+  const double pdet_r = std::max(0.0, up(cb.pdet - ca.pdet));
+  const double var_r = std::max(0.0, up(up_mul(cb.sigma, cb.sigma) - down(ca.sigma * ca.sigma)));
+  const double perr_r = up_sum(cb.perr, ca.perr);
+  const Iv xr = iv_sub(cb.x, ca.x), pr = widened(xr, perr_r), pa = pwidened(ca), psum = iv_add(pa, pr);
+  if (contains_zero(cb.x) || contains_zero(psum)) return div(a, b);
+  const Iv b2 = iv_mul(cb.x, cb.x), psum2 = iv_mul(psum, psum);
+  const double la = mag(iv_div(xr, b2)), lr = mag(iv_div(ca.x, b2));
+  const Iv pslope_a = iv_div(pr, psum2), pslope_r = iv_div(pa, psum2);
+  const double rest = up_sum(up_mul(gap(pslope_a.hi, pslope_a.lo), ca.perr), up_mul(gap(pslope_r.hi, pslope_r.lo), perr_r));
+  const double sigma = up(std::sqrt(up_sum(up_mul(up_mul(la, la), up_mul(ca.sigma, ca.sigma)), up_mul(up_mul(lr, lr), var_r))));
+  return with_source(smooth_result(s, up_sum(up_sum(up_mul(la, ca.pdet), up_mul(lr, pdet_r)), rest), sigma,
+                                   mag(image_of_div(pa, pwidened(cb))), profile_.div),
+                     source);
+}
+
+BoundScalar BoundDomain::smooth_result(const Scalar& s, double pdet, double sigma, double magnitude, double ulps) const {
+  // A correctly rounded op's own rounding is mean-zero in the model; a library function's
+  // error of more than half an ulp is a plain bound.
+  if (ulps <= 0.5) return with_sigma(s, pdet, sigma, allowance(magnitude, ulps), kSmoothSlack);
+  return with_sigma(s, up_sum(pdet, allowance(magnitude, ulps)), sigma, 0, kSmoothSlack);
 }
 
 BoundScalar BoundDomain::neg(const Scalar& a) const {
-  const Closed c = close(a);
-  return with_sigma(unary(a, iv_neg, 0), c.pdet, c.sigma, 0);
+  std::int64_t source;
+  const Closed c = operand(a, source);
+  return with_source(with_sigma(unary(a, iv_neg, 0), c.pdet, c.sigma, 0), source);
 }
 
 BoundScalar BoundDomain::abs(const Scalar& a) const {
-  const Closed c = close(a);
+  std::int64_t source;
+  const Closed c = operand(a, source);
   const Iv p = pwidened(c);
   const Scalar s = unary(a, iv_abs, 0);
-  return p.lo >= 0 || p.hi <= 0 ? with_sigma(s, c.pdet, c.sigma, 0) : s;  // the sign is known: linear
+  return p.lo >= 0 || p.hi <= 0 ? with_source(with_sigma(s, c.pdet, c.sigma, 0), source) : s;  // the sign is known: linear
 }
 
 BoundScalar BoundDomain::max(const Scalar& a, const Scalar& b) const {
-  const Closed ca = close(a), cb = close(b);
+  const auto [ca, cb, source] = operands(a, b);
   const Iv ra = widened(ca), rb = widened(cb), pa = pwidened(ca), pb = pwidened(cb);
   const bool flip = tri_compare(CompareDirection::GE, ra, rb) == Tri::Undecided;
   const Scalar s = result({std::max(ca.x.lo, cb.x.lo), std::max(ca.x.hi, cb.x.hi)}, {std::max(ra.lo, rb.lo), std::max(ra.hi, rb.hi)},
@@ -310,14 +398,23 @@ BoundScalar BoundDomain::max(const Scalar& a, const Scalar& b) const {
   const Tri likely = tri_compare(CompareDirection::GE, pa, pb);
   if (likely == Tri::Undecided) return s;
   const Closed& chosen = likely == Tri::True ? ca : cb;
-  return with_sigma(s, chosen.pdet, chosen.sigma, 0);
+  return with_source(with_sigma(s, chosen.pdet, chosen.sigma, 0), source);
 }
 
 BoundScalar BoundDomain::min(const Scalar& a, const Scalar& b) const {
   return neg(max(neg(a), neg(b)));
 }
 
-BoundScalar BoundDomain::exp(const Scalar& a) const { return unary(a, iv_exp, profile_.exp); }
+BoundScalar BoundDomain::exp(const Scalar& a) const {
+  std::int64_t source;
+  const Closed c = operand(a, source);
+  const Iv rp = iv_exp(pwidened(c));
+  const Scalar s = result(iv_exp(c.x), iv_exp(widened(c)), rp, profile_.exp, a.flags, c.events);
+  // First order (see the header): exp' = exp.
+  const double slope = iv_exp(c.x).hi;
+  const double rest = up_mul(gap(rp.hi, rp.lo), c.perr);
+  return with_source(smooth_result(s, up_sum(up_mul(slope, c.pdet), rest), up_mul(slope, c.sigma), mag(rp), profile_.exp), source);
+}
 
 // A function defined for x > 0 (or x >= 0): the exact operand certainly outside is an error;
 // one not certainly inside (an enclosure that reached infinity or straddles 0 at double
@@ -340,12 +437,23 @@ BoundScalar BoundDomain::unknown(std::uint8_t flags) const {
   s.hi = kInf;
   s.err = kInf;
   s.pdet = std::numeric_limits<float>::infinity();
-  s.flags = static_cast<std::uint8_t>((flags & ~(kOpenSum | kBranchGap | kShared)) | kUnbounded);
+  s.flags = static_cast<std::uint8_t>((flags & ~(kOpenSum | kBranchGap | kShared | kSharedTerms)) | kUnbounded);
   if (!(flags & kUnbounded)) note_unbounded();
   return s;
 }
 
-BoundScalar BoundDomain::log(const Scalar& a) const { return positive_domain(a, iv_log, profile_.log, false, "log"); }
+BoundScalar BoundDomain::log(const Scalar& a) const {
+  const Scalar s = positive_domain(a, iv_log, profile_.log, false, "log");
+  std::int64_t source;
+  const Closed c = operand(a, source);
+  const Iv pa = pwidened(c);
+  if (s.err == kInf || !(c.x.lo > 0) || !(pa.lo > 0)) return s;
+  // First order (see the header): log' = 1 / x.
+  const Iv over_pa = iv_recip(pa);
+  const double slope = iv_recip(c.x).hi;
+  const double rest = up_mul(gap(over_pa.hi, over_pa.lo), c.perr);
+  return with_source(smooth_result(s, up_sum(up_mul(slope, c.pdet), rest), up_mul(slope, c.sigma), mag(iv_log(pa)), profile_.log), source);
+}
 BoundScalar BoundDomain::sqrt(const Scalar& a) const { return positive_domain(a, iv_sqrt, profile_.sqrt, true, "sqrt"); }
 BoundScalar BoundDomain::rsqrt(const Scalar& a) const { return positive_domain(a, iv_rsqrt, profile_.rsqrt, false, "rsqrt"); }
 
@@ -370,6 +478,7 @@ Tri BoundDomain::compare(CompareDirection d, const Scalar& a, const Scalar& b) c
 BoundScalar BoundDomain::opened(const Scalar& v) {
   Scalar s = v;  // a closed value becomes the sum's first term (an exact 0, no term at all)
   s.flags = static_cast<std::uint8_t>((v.flags & ~kBranchGap) | kOpenSum);
+  s.set_source(0);  // no shared term admitted yet (as_open_sum closed a shared first term)
   const double m = mag({v.lo, v.hi});
   const double sigma = v.st.sigma;
   s.sum = SumTotals{};
@@ -412,7 +521,7 @@ BoundDomain::Closed BoundDomain::close_sum(const Scalar& a) const {
   return out;
 }
 
-BoundScalar BoundDomain::from_closed(const Closed& c, std::uint8_t flags) const {
+BoundScalar BoundDomain::from_closed(const Closed& c, std::uint8_t flags, std::uint32_t source) const {
   Scalar s;
   s.lo = c.x.lo;
   s.hi = c.x.hi;
@@ -421,57 +530,95 @@ BoundScalar BoundDomain::from_closed(const Closed& c, std::uint8_t flags) const 
   s.st = ClosedStat{c.sigma, 0, 0, 0, 0};
   s.events = c.events;
   s.flags = static_cast<std::uint8_t>((flags & ~(kOpenSum | kBranchGap)) | (c.err == kInf ? kUnbounded : 0));
+  if (s.flags & kShared) s.set_source(source);
   return s;
 }
 
 BoundScalar BoundDomain::closed(const Scalar& a) const {
   if (!(a.flags & kOpenSum)) return a;
-  // A shared open sum stays shared (its copies still share one error): its sigma as computed.
-  return from_closed(a.flags & kShared ? close_sum(a) : close(a), a.flags);
+  // A shared open sum stays shared (its copies still share one error), and one that admitted
+  // shared terms becomes shared with an unknown source: its sigma as computed.
+  const std::int64_t source = source_of(a);
+  const std::uint8_t flags = static_cast<std::uint8_t>((a.flags & ~kSharedTerms) | (source >= 0 ? kShared : 0));
+  return from_closed(close_sum(a), flags, source > 0 ? static_cast<std::uint32_t>(source) : 0);
 }
 
 void BoundDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C, std::int64_t M, std::int64_t K, std::int64_t N) const {
-  std::vector<ProductOperand> a(static_cast<std::size_t>(M * K)), b(static_cast<std::size_t>(K * N));
-  std::vector<std::uint8_t> row_flags(static_cast<std::size_t>(M), 0), column_flags(static_cast<std::size_t>(N), 0);
+  const auto um = static_cast<std::size_t>(M), un = static_cast<std::size_t>(N);
+  std::vector<ProductOperand> a(um * static_cast<std::size_t>(K)), b(static_cast<std::size_t>(K) * un), b_closed;
+  std::vector<std::uint8_t> row_flags(um, 0), column_flags(un, 0);
   constexpr std::uint8_t kCarried = kMayFlip | kUnbounded;
-  for (std::int64_t m = 0; m < M; ++m)
+  // Shared terms (see the header): a sum C[m][n] admits those of row m of A while their
+  // sources increase along k, or, when that row admits none, those of column n of B. (Per row
+  // and per column, so a split of the rows over threads changes nothing.) Sums that already
+  // admitted some before this call admit no more.
+  bool continues = false;
+  for (std::int64_t i = 0; i < M * N; ++i) continues |= (C[i].flags & (kOpenSum | kSharedTerms)) == (kOpenSum | kSharedTerms);
+  std::vector<std::uint32_t> row_last(um, 0), column_last(un, 0);
+  std::vector<std::uint8_t> row_admits(um, 0), column_admits(un, 0);
+  for (std::int64_t m = 0; m < M; ++m) {
+    bool admitted = false;
     for (std::int64_t k = 0; k < K; ++k) {
-      a[static_cast<std::size_t>(m * K + k)] = product_operand(A[m * K + k]);
-      row_flags[static_cast<std::size_t>(m)] |= A[m * K + k].flags & kCarried;
+      const Scalar& x = A[m * K + k];
+      a[static_cast<std::size_t>(m * K + k)] = continues ? product_operand(x) : product_operand(summand(x, row_last[static_cast<std::size_t>(m)], admitted));
+      row_flags[static_cast<std::size_t>(m)] |= x.flags & kCarried;
     }
+    row_admits[static_cast<std::size_t>(m)] = admitted;
+  }
   // A row k of B with an infinite entry: a zero of A meets it in a product 0 * inf, a NaN in
   // float, so zeros of A in column k may not be skipped below.
   std::vector<std::uint8_t> meets_infinity(static_cast<std::size_t>(K), 0);
   for (std::int64_t k = 0; k < K; ++k)
     for (std::int64_t n = 0; n < N; ++n) {
-      const ProductOperand& y = b[static_cast<std::size_t>(k * N + n)] = product_operand(B[k * N + n]);
-      column_flags[static_cast<std::size_t>(n)] |= B[k * N + n].flags & kCarried;
+      const Scalar& x = B[k * N + n];
+      bool admitted = false;
+      const ProductOperand& y = b[static_cast<std::size_t>(k * N + n)] =
+          continues ? product_operand(x) : product_operand(summand(x, column_last[static_cast<std::size_t>(n)], admitted));
+      column_admits[static_cast<std::size_t>(n)] |= admitted;
+      column_flags[static_cast<std::size_t>(n)] |= x.flags & kCarried;
       meets_infinity[static_cast<std::size_t>(k)] |= !(y.mag + y.err < kInf);
     }
+  const bool some_column_admits = std::find(column_admits.begin(), column_admits.end(), 1) != column_admits.end();
+  const bool some_row_admits = std::find(row_admits.begin(), row_admits.end(), 1) != row_admits.end();
+  if (some_column_admits && some_row_admits) {  // B with every shared random part closed, for those rows
+    b_closed.resize(b.size());
+    for (std::int64_t i = 0; i < K * N; ++i) b_closed[static_cast<std::size_t>(i)] = product_operand(B[i]);
+  }
   for (std::int64_t m = 0; m < M; ++m)
     for (std::int64_t n = 0; n < N; ++n) {
       Scalar& c = C[m * N + n];
       c = as_open_sum(c);
       c.flags |= row_flags[static_cast<std::size_t>(m)] | column_flags[static_cast<std::size_t>(n)];
+      const bool by_row = row_admits[static_cast<std::size_t>(m)], by_column = !by_row && column_admits[static_cast<std::size_t>(n)];
+      if (by_row || by_column) {
+        c.flags |= kSharedTerms;
+        c.set_source(by_row ? row_last[static_cast<std::size_t>(m)] : column_last[static_cast<std::size_t>(n)]);
+      }
     }
   constexpr std::int64_t kTile = 64;  // a K x 64 block of B stays in cache across the rows
   for (std::int64_t n0 = 0; n0 < N; n0 += kTile) {
     const std::int64_t n1 = std::min(N, n0 + kTile);
-    for (std::int64_t m = 0; m < M; ++m)
+    for (std::int64_t m = 0; m < M; ++m) {
+      const ProductOperand* b_row = row_admits[static_cast<std::size_t>(m)] && !b_closed.empty() ? b_closed.data() : b.data();
       for (std::int64_t k = 0; k < K; ++k) {
         const ProductOperand& x = a[static_cast<std::size_t>(m * K + k)];
         // Every product of this row is an exact 0, unless it meets an infinity.
         if (x.mag == 0 && x.err == 0 && !meets_infinity[static_cast<std::size_t>(k)]) continue;
-        const ProductOperand* y = b.data() + k * N;
+        const ProductOperand* y = b_row + k * N;
         Scalar* c = C + m * N;
         for (std::int64_t n = n0; n < n1; ++n) add_product(c[n], x, y[n]);
       }
+    }
   }
 }
 
 BoundScalar BoundDomain::accumulate(const Scalar& acc_in, const Scalar& x) const {
   Scalar acc = as_open_sum(acc_in);
-  const Closed cx = close(x);
+  std::uint32_t last = acc.source();
+  bool admitted = false;
+  const Closed cx = summand(x, last, admitted);
+  acc.set_source(last);
+  if (admitted) acc.flags |= kSharedTerms;
   acc.flags |= x.flags & (kMayFlip | kUnbounded);
   const double m = mag(cx.x);
   if (m == 0 && cx.err == 0) return acc;  // adding an exact 0 is exact
@@ -529,14 +676,14 @@ std::pair<float, float> gap_between(Iv a, Iv b) {
 BoundScalar BoundDomain::select_widened(std::uint8_t pred, const Scalar& on_true, const Scalar& on_false) const {
   const bool value = pred & kPredValue;
   if (!(pred & (kPredFloatMayFlip | kPredExactUndecided))) return value ? on_true : on_false;
-  const Closed t = close(on_true), f = close(on_false);
+  const auto [t, f, source] = operands(on_true, on_false);
   const Closed& chosen = value ? t : f;
   const bool exact_undecided = pred & kPredExactUndecided;
   const bool likely_flip = !(pred & kPredStatDecided);
   const Iv x = exact_undecided ? hull(t.x, f.x) : chosen.x;
   const Iv rp = likely_flip ? hull(pwidened(t), pwidened(f)) : pwidened(chosen);
   Scalar s = result(x, hull(widened(t), widened(f)), rp, 0, on_true.flags | on_false.flags | kMayFlip, t.events + f.events);
-  if (!likely_flip && !exact_undecided) s = with_sigma(s, chosen.pdet, chosen.sigma, 0);
+  if (!likely_flip && !exact_undecided) s = with_source(with_sigma(s, chosen.pdet, chosen.sigma, 0), source);
   // Per element: a float value between the two branches is near neither.
   const auto [lo, hi] = gap_between(widened(t), widened(f));
   const auto [plo, phi] = likely_flip ? gap_between(pwidened(t), pwidened(f)) : std::pair{0.0f, 0.0f};
@@ -580,13 +727,14 @@ std::vector<BoundDomain::Membership> BoundDomain::window_selection(CompareDirect
 }
 
 BoundScalar BoundDomain::scatter_term(const Scalar& source, Membership m) const {
-  const Closed c = close(source);
+  std::int64_t shared;
+  const Closed c = operand(source, shared);
   const Iv zero{0, 0};
   auto pick = [&](std::uint8_t member, Iv v) { return member == 0 ? zero : member == 1 ? v : hull(zero, v); };
   if (m.exact == 1 && m.floating == 1) return source;
   const std::uint8_t flags = source.flags | (m.exact == 2 || m.floating == 2 || m.exact != m.floating ? kMayFlip : 0);
   const Scalar s = result(pick(m.exact, c.x), pick(m.floating, widened(c)), pick(m.likely, pwidened(c)), 0, flags, c.events);
-  return m.exact == 1 && m.likely == 1 ? with_sigma(s, c.pdet, c.sigma, 0) : s;
+  return m.exact == 1 && m.likely == 1 ? with_source(with_sigma(s, c.pdet, c.sigma, 0), shared) : s;
 }
 
 }  // namespace shlo

@@ -8,8 +8,9 @@
 //        pdet (given the earlier events) plus a mean-zero sub-Gaussian part with variance
 //        proxy sigma^2, which holds within lambda * sigma but with probability
 //        2 exp(-lambda^2 / 2). Linear steps (sums, +, -, *, negation, a comparison decided
-//        in the statistical tier: relu, select) carry sigma; any other op turns its operands'
-//        perr into a plain bound (pdet = its perr, sigma = 0).
+//        in the statistical tier: relu, select) and the smooth ops exp, log and divide (to
+//        first order, below) carry sigma; any other op turns its operands' perr into a plain
+//        bound (pdet = its perr, sigma = 0).
 //
 // Rounding model (u = 2^-24, the float32 unit roundoff): a correctly rounded op returns
 // v(1 + d) + h with |d| <= u and |h| <= 2^-150 (gradual underflow); an op with an allowance
@@ -37,13 +38,34 @@
 // correlated, which the model neglects: the tests check honest evaluations against it).
 // One correlation is certain and not neglected: copies of one value (broadcast_in_dim marks
 // them kShared) share their error exactly, so n copies in one sum would make n times the
-// error where the quadrature allows sqrt(n). A shared value enters every op with its random
-// part closed to a plain bound (pdet = perr, sigma = 0: an event), which sums linearly.
+// error where the quadrature allows sqrt(n). Each copy carries its source, a 24-bit number
+// (the operand element's index + 1, wrapping: two sources may share a number, one source
+// never has two), and so does every value a linear or smooth op makes from it: its random
+// part then holds the source's. A sum admits a shared term's random part into its quadrature
+// only while the sources it admits strictly increase (so no two admitted terms share a
+// source: copies of one example's softmax sum meet in a sum over the examples only once
+// each); any other shared term enters with its random part closed to a plain bound
+// (pdet = perr, sigma = 0: an event), which sums linearly. A sum that admitted shared terms
+// is itself shared with source 0, "unknown": its random part is closed at every use, since
+// its siblings (the other sums over the same sources) hold the same errors. Where two
+// operands of one op hold different sources, the second's random part is closed.
 // Each use of a lambda * sigma bound as a plain bound (an op that is not linear, a product's
 // second-order term, the verdict itself) may fail with probability event_risk(): an "event".
 // Each value counts the events it depends on (an over-count where paths join).
 // Folds add terms (accumulate, mac); any other op closes the sum first. Terms that are
 // exactly zero (padding) do not count.
+//
+// Smooth ops (exp, log, divide) carry sigma through their first-order term: with x exact
+// and e = x~ - x, f(x~) - f(x) = f'(x) e + (f'(xi) - f'(x)) e for some xi between them, so
+// the random part scales by max |f'| over the exact enclosure and the rest, bounded by the
+// width of f' over the statistically widened operand times perr, joins the plain part (an
+// event: perr used as a plain bound). Of divide's two operands the random parts add
+// linearly, as they may be correlated; but where the program divides a value by a sum that
+// holds it (softmax: exp(x) / broadcast(sum(exp(x))), interp/bound/normalizing.hpp), the
+// divisor is a + r with r the other terms, independent of a in the model: then
+// a / (a + r) has the random part sqrt((r/b^2)^2 sigma_a^2 + (a/b^2)^2 sigma_r^2), with
+// sigma_r^2 = sigma_b^2 - sigma_a^2 (a's share entered b's quadrature). The leading class's
+// probability then depends on the other classes' errors, not on its own.
 //
 // Comparisons: when the widened operands overlap, the float comparison may go either way;
 // the element is flagged "branch may flip" and select (and select_and_scatter's choice)
@@ -80,7 +102,14 @@ struct Iv {
   double lo = 0, hi = 0;
 };
 
-enum BoundFlag : std::uint8_t { kMayFlip = 1, kUnbounded = 2, kOpenSum = 4, kBranchGap = 8, kShared = 16 };
+enum BoundFlag : std::uint8_t {
+  kMayFlip = 1,
+  kUnbounded = 2,
+  kOpenSum = 4,
+  kBranchGap = 8,
+  kShared = 16,       // its random part holds that of the value numbered `source` (0: unknown)
+  kSharedTerms = 32,  // an open sum that admitted shared terms' random parts (shared when closed)
+};
 
 /// An open sum's running totals (kOpenSum): round-to-nearest sums of the terms' magnitudes
 /// (abssum, for the double rounding of the enclosure sums), of bounds f_i on |computed term|
@@ -115,10 +144,26 @@ struct BoundScalar {
   float events = 0;         // statistical events (sums) this value depends on
   std::uint32_t terms = 0;  // open sum: number of nonzero terms
   std::uint8_t flags = 0;
+  /// kShared: the source its random part shares; an open sum: the last source it admitted.
+  std::uint8_t source_bytes[3] = {0, 0, 0};
+  std::uint32_t source() const { return source_bytes[0] | source_bytes[1] << 8 | static_cast<std::uint32_t>(source_bytes[2]) << 16; }
+  void set_source(std::uint32_t s) {
+    source_bytes[0] = static_cast<std::uint8_t>(s);
+    source_bytes[1] = static_cast<std::uint8_t>(s >> 8);
+    source_bytes[2] = static_cast<std::uint8_t>(s >> 16);
+  }
 };
+static_assert(sizeof(BoundScalar) == 64);
 
-/// broadcast_in_dim's hook: the element is one of several copies of one value (kShared).
-inline void mark_replicated(BoundScalar& x) { x.flags |= kShared; }
+/// broadcast_in_dim's hook: the element, operand element `index`, is one of several copies of
+/// one value (kShared), numbered index + 1 (wrapping within 24 bits, 0 skipped). A value that
+/// already shared another's random part keeps source 0: unknown, closed at every use.
+inline void mark_replicated(BoundScalar& x, std::int64_t index) {
+  constexpr std::uint32_t kSources = (1u << 24) - 1;
+  const bool nested = x.flags & (kShared | kSharedTerms);
+  x.flags |= kShared;
+  x.set_source(nested ? 0 : static_cast<std::uint32_t>(static_cast<std::uint64_t>(index) % kSources) + 1);
+}
 
 /// Pred bits the bound domain's compare writes (other domains write 0 or 1): bit 0 the
 /// comparison of the exact values (its best guess when undecided), bit 1 "the float
@@ -169,6 +214,10 @@ class BoundDomain {
   Scalar sub(const Scalar& a, const Scalar& b) const;
   Scalar mul(const Scalar& a, const Scalar& b) const;
   Scalar div(const Scalar& a, const Scalar& b) const;
+  /// a / b where b is a sum of terms one of which is a itself (a divide the program text shows
+  /// to normalise a value by its own sum, interp/bound/normalizing.hpp): the same value, with
+  /// a's share of b's error counted once, as the first order of a / (a + rest).
+  Scalar normalized_div(const Scalar& a, const Scalar& b) const;
   Scalar neg(const Scalar& a) const;
   Scalar abs(const Scalar& a) const;
   Scalar max(const Scalar& a, const Scalar& b) const;
@@ -226,10 +275,40 @@ class BoundDomain {
     float events;
   };
   Closed closed_value(Iv x, double err, double pdet, double sigma, float events) const;
-  /// A linear op's statistical part on top of a generic result: keeps pdet and sigma (plus
-  /// the op's own rounding, mean-zero) when that bound is the tighter.
-  Scalar with_sigma(Scalar s, double pdet, double sigma, double own_rounding) const;
+  /// A linear op's statistical part on top of a generic result: keeps pdet and sigma, with
+  /// the op's own rounding mean-zero (when that bound is below `slack` times the generic one)
+  /// or plain (then up to kKeepSlack times more: the two differ by the outward roundings only,
+  /// and the random part kept is what a later sum adds in quadrature).
+  Scalar with_sigma(Scalar s, double pdet, double sigma, double own_rounding, double slack = 1) const;
+  static constexpr double kKeepSlack = 1 + 0x1p-20;
+  /// with_sigma for a smooth op's first-order part, with its own error of `ulps` at `magnitude`
+  /// (mean-zero when correctly rounded, else a plain bound). Its bound exceeds the generic one
+  /// by the second-order rest; within kSmoothSlack it is kept, since the random part is what
+  /// a later sum adds in quadrature.
+  static constexpr double kSmoothSlack = 1.125;
+  Scalar smooth_result(const Scalar& s, double pdet, double sigma, double magnitude, double ulps) const;
+  /// The value closed, a shared value's random part closed to a plain bound (see the header).
   Closed close(const Scalar& a) const;
+  /// The value closed, its random part as it is, also a shared value's.
+  Closed close_raw(const Scalar& a) const;
+  /// -1: not shared; 0: shared, the source unknown (its random part closed at every use); else
+  /// the source its random part shares.
+  static std::int64_t source_of(const Scalar& a);
+  /// The random part closed to a plain bound: pdet = perr, sigma = 0, one more event.
+  static Closed plain_random(const Closed& c);
+  /// Operands of a linear or smooth op: random parts kept where their source is known and
+  /// single (of two different sources the second's is closed); `source` the one kept, or -1.
+  struct Operands {
+    Closed a, b;
+    std::int64_t source;
+  };
+  Operands operands(const Scalar& a, const Scalar& b) const;
+  Closed operand(const Scalar& a, std::int64_t& source) const;
+  /// s, marked as sharing `source` when it carries a random part (sigma) from it.
+  static Scalar with_source(Scalar s, std::int64_t source);
+  /// A sum's term: its random part admitted when its source exceeds `last` (then the new
+  /// last, and `admitted` set), else closed; a value that is not shared as it is.
+  Closed summand(const Scalar& a, std::uint32_t& last, bool& admitted) const;
   static Iv widened(Iv x, double e);
   Iv widened(const Closed& c) const { return widened(c.x, c.err); }
   Iv pwidened(const Closed& c) const { return widened(c.x, c.perr); }
@@ -238,6 +317,7 @@ class BoundDomain {
   /// err and perr, and the op's own allowance.
   Scalar result(Iv x, Iv r, Iv rp, double ulps, std::uint8_t flags, float events) const;
   Scalar unary(const Scalar& a, Iv (*f)(Iv), double ulps) const;
+  Scalar div_generic(const Closed& a, const Closed& b, std::uint8_t flags) const;
   Scalar positive_domain(const Scalar& a, Iv (*f)(Iv), double ulps, bool zero_allowed, const char* what) const;
   Scalar unknown(std::uint8_t flags) const;  // exact value not known at double precision: anything goes
   Closed close_sum(const Scalar& a) const;
@@ -246,16 +326,15 @@ class BoundDomain {
     double lo, hi, mag, err, pdet, sigma, perr;
     float events;
   };
-  ProductOperand product_operand(const Scalar& a) const;  // closed, and reduced (TF32, bf16) under those profiles
+  ProductOperand product_operand(const Closed& c) const;  // reduced (TF32, bf16) under those profiles
+  ProductOperand product_operand(const Scalar& a) const { return product_operand(close(a)); }
   void add_product(Scalar& acc, const ProductOperand& a, const ProductOperand& b) const;
   /// The value as a sum's running accumulator: itself when already an open sum of its own,
   /// else a sum whose first term it is (a shared value with its random part closed).
   Scalar as_open_sum(const Scalar& acc) const;
   static Scalar opened(const Scalar& closed_value);
-  /// A shared value's random part as a plain bound (see the header); others as they are.
-  Closed unshared(const Closed& c, std::uint8_t flags) const;
-  /// A closed scalar from closed parts, with `flags` (but kOpenSum).
-  Scalar from_closed(const Closed& c, std::uint8_t flags) const;
+  /// A closed scalar from closed parts, with `flags` (but kOpenSum) and, when shared, `source`.
+  Scalar from_closed(const Closed& c, std::uint8_t flags, std::uint32_t source = 0) const;
   void note_unbounded() const { unbounded_made_->store(true, std::memory_order_relaxed); }
   FloatProfile profile_;
   double product_floor_;  // a product's underflow (or flush) error, at most
@@ -296,19 +375,41 @@ inline BoundDomain::Closed BoundDomain::closed_value(Iv x, double err, double pd
   return {x, err, pdet, sigma, std::min(err, bound_detail::up_sum(pdet, bound_detail::up_mul(lambda_, sigma))), events};
 }
 
-inline BoundDomain::Closed BoundDomain::unshared(const Closed& c, std::uint8_t flags) const {
-  if (!(flags & kShared) || c.sigma == 0) return c;
+inline BoundDomain::Closed BoundDomain::plain_random(const Closed& c) {
+  if (c.sigma == 0) return c;
   return {c.x, c.err, c.perr, 0, c.perr, c.events + 1};
 }
 
+inline BoundDomain::Closed BoundDomain::close_raw(const Scalar& a) const {
+  if (!(a.flags & kOpenSum)) return closed_value({a.lo, a.hi}, a.err, a.pdet, a.st.sigma, a.events);
+  return close_sum(a);
+}
+
+inline std::int64_t BoundDomain::source_of(const Scalar& a) {
+  if (a.flags & kShared) return a.source();
+  return a.flags & kSharedTerms ? 0 : -1;
+}
+
 inline BoundDomain::Closed BoundDomain::close(const Scalar& a) const {
-  if (!(a.flags & kOpenSum)) return unshared(closed_value({a.lo, a.hi}, a.err, a.pdet, a.st.sigma, a.events), a.flags);
-  return unshared(close_sum(a), a.flags);
+  const Closed c = close_raw(a);
+  return source_of(a) >= 0 ? plain_random(c) : c;
+}
+
+inline BoundDomain::Closed BoundDomain::summand(const Scalar& a, std::uint32_t& last, bool& admitted) const {
+  const std::int64_t source = source_of(a);
+  const Closed c = close_raw(a);
+  if (source < 0 || c.sigma == 0) return c;
+  if (source > static_cast<std::int64_t>(last)) {
+    last = static_cast<std::uint32_t>(source);
+    admitted = true;
+    return c;
+  }
+  return plain_random(c);
 }
 
 inline BoundScalar BoundDomain::as_open_sum(const Scalar& acc) const {
   if ((acc.flags & (kOpenSum | kShared)) == kOpenSum) return acc;
-  return opened(acc.flags & kShared ? from_closed(close(acc), acc.flags & ~kShared) : acc);
+  return opened(acc.flags & (kShared | kSharedTerms) ? from_closed(close(acc), acc.flags & ~(kShared | kSharedTerms)) : acc);
 }
 
 inline Iv BoundDomain::widened(Iv x, double e) {
@@ -325,9 +426,9 @@ inline double BoundDomain::allowance(double magnitude, double ulps) const {
   return a;
 }
 
-inline BoundDomain::ProductOperand BoundDomain::product_operand(const Scalar& a) const {
+inline BoundDomain::ProductOperand BoundDomain::product_operand(const Closed& closed) const {
   using namespace bound_detail;
-  Closed c = close(a);
+  Closed c = closed;
   // Sound: truncated to operand_bits stored mantissa bits. Statistical: the conversion's
   // error is a random step of the sum (add_product's variance), not part of perr.
   if (profile_.reduced_operands()) c.err = up(c.err + up(up(mag(c.x) + c.err) * std::ldexp(1.0, -profile_.operand_bits)));
@@ -357,7 +458,13 @@ inline void BoundDomain::add_product(Scalar& s, const ProductOperand& a, const P
 inline void BoundDomain::mac(Scalar& acc, const Scalar& a, const Scalar& b) const {
   acc = as_open_sum(acc);
   acc.flags |= (a.flags | b.flags) & (kMayFlip | kUnbounded);
-  add_product(acc, product_operand(a), product_operand(b));
+  std::uint32_t last = acc.source();
+  bool admitted = false;
+  const ProductOperand x = product_operand(summand(a, last, admitted));
+  const ProductOperand y = product_operand(summand(b, last, admitted));
+  add_product(acc, x, y);
+  acc.set_source(last);
+  if (admitted) acc.flags |= kSharedTerms;
 }
 
 }  // namespace shlo

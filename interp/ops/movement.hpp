@@ -45,13 +45,16 @@ Tensor<E> broadcast_in_dim(const Tensor<E>& operand, const Shape& result_shape, 
   std::vector<std::int64_t> strides(result_shape.size(), 0);
   for (std::size_t i = 0; i < dims.size(); ++i)
     strides[static_cast<std::size_t>(dims[i])] = operand.shape[i] == 1 ? 0 : in_strides[i];
-  Tensor<E> result = gather_strided(operand, result_shape, strides, 0);
   // Elements that track their rounding errors (the bound domain) learn that they are now
-  // copies of one another, whose errors are one error, not independent ones.
-  if constexpr (requires(E& x) { mark_replicated(x); })
-    if (result.size() > operand.size())
-      for (auto& x : result.data) mark_replicated(x);
-  return result;
+  // copies of one another, whose errors are one error, not independent ones: each is marked
+  // with the operand element it copies.
+  if constexpr (requires(E& x) { mark_replicated(x, std::int64_t{0}); })
+    if (num_elements(result_shape) > operand.size()) {
+      Tensor<E> sources = operand;
+      for (std::int64_t i = 0; i < sources.size(); ++i) mark_replicated(sources.data[static_cast<std::size_t>(i)], i);
+      return gather_strided(sources, result_shape, strides, 0);
+    }
+  return gather_strided(operand, result_shape, strides, 0);
 }
 
 // #reshape: row-major order is kept. A dying operand gives its storage; a live one is copied

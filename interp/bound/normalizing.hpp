@@ -1,0 +1,19 @@
+// Divides that normalise a value by its own sum (softmax's `exp(x) / broadcast(sum(exp(x)))`),
+// found in the program's text so that the bound analysis can use what it knows of them: the
+// divisor's error holds the numerator's own error as one of its terms (interp/bound/bound.hpp,
+// BoundDomain::normalized_div).
+#pragma once
+
+#include <unordered_set>
+
+#include "ast/program.hpp"
+
+namespace shlo {
+
+/// The instructions `%q = divide %a, %b` of every function of m where %b is
+/// `broadcast_in_dim %s` back to %a's shape and %s is `reduce(%a init: ...) applies add`
+/// across some dimensions of %a (the broadcast's dims the others, in order): element [i] of %b
+/// is then the sum of a set of %a's elements that holds %a[i].
+std::unordered_set<const Instruction*> normalizing_divides(const Module& m);
+
+}  // namespace shlo
