@@ -60,13 +60,25 @@ std::vector<std::vector<BoundScalar>> bound_outputs(const BoundDomain& d, const 
   return out;
 }
 
+// The analysis at lambda = 6 of a program on inputs uniform in [0, 1) from seed.
+struct Analysed {
+  BoundDomain d{float_profile("ieee"), 6.0};
+  Arrays in;
+  std::vector<std::vector<BoundScalar>> out;
+  Analysed(const char* text, std::uint64_t seed) {
+    const Module m = parse_module(text, "program.mlir");
+    in = random_inputs(m, seed, 0, 1);
+    out = bound_outputs(d, m, in);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("stat tier: copies of one value meet a sum once per source", "[bound][stat]") {
-  const Module m = parse_module(kCopies, "copies.mlir");
-  const BoundDomain d(float_profile("ieee"), 6.0);
-  const Arrays in = random_inputs(m, 3, 0, 1);
-  const auto out = bound_outputs(d, m, in);
+  const Analysed a(kCopies, 3);
+  const BoundDomain& d = a.d;
+  const Arrays& in = a.in;
+  const auto& out = a.out;
   const auto &y = out[0], &c = out[1], &r = out[2], &cr = out[3], &g = out[4], &h = out[5];
   const auto& w = data(in[1]);
   auto pb = [&](std::size_t i, std::size_t j) { return d.pbound(y[i * 16 + j]); };
@@ -161,10 +173,9 @@ const char* kSmooth = R"(module @m {
 }  // namespace
 
 TEST_CASE("stat tier: exp and divide carry a random part through their first-order term", "[bound][stat]") {
-  const Module m = parse_module(kSmooth, "smooth.mlir");
-  const BoundDomain d(float_profile("ieee"), 6.0);
-  const Arrays in = random_inputs(m, 5, 0, 1);
-  const auto out = bound_outputs(d, m, in);
+  const Analysed a(kSmooth, 5);
+  const BoundDomain& d = a.d;
+  const auto& out = a.out;
   auto linear = [&](const std::vector<BoundScalar>& v) {
     double s = 0;
     for (const auto& x : v) s += d.pbound(x);
@@ -263,5 +274,52 @@ TEST_CASE("normalizing divides: softmax counts its numerator's error once, and h
     const CheckReport r = check_float_outputs(m, float_profile("ieee"), {in}, {{f32_array({4, 10}, p), f32_array({4, 10}, p)}}, 1);
     INFO("seed " << seed << ": worst error over the statistical bound " << r.worst_pratio);
     CHECK(r.verdict() == Verdict::Pass);
+  }
+}
+
+namespace {
+
+// One sum of 4096 inputs.
+const char* kSum4096 = R"(module @m {
+  func.func @f(%x: tensor<4096xf32>) -> tensor<f32> {
+    %z = stablehlo.constant dense<0.0> : tensor<f32>
+    %t = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4096xf32>, tensor<f32>) -> tensor<f32>
+    return %t : tensor<f32>
+  }
+})";
+
+}  // namespace
+
+TEST_CASE("stat tier: a sum's partial sums are bounded by the larger of its positive and negative parts", "[bound][stat]") {
+  const Module m = parse_module(kSum4096, "sum.mlir");
+  const BoundDomain d(float_profile("ieee"), 6.0);
+  auto sum_of = [&](const std::vector<float>& x) { return bound_outputs(d, m, {f32_array({4096}, x)})[0][0]; };
+  // Exact inputs: the sum's random part is its 4095 additions', each within u times a partial sum.
+  const double steps = 0x1p-24 * std::sqrt(4095.0);
+  std::vector<float> alternating(4096), ones(4096, 1.0f);
+  for (std::size_t i = 0; i < 4096; ++i) alternating[i] = i % 2 ? -1.0f : 1.0f;
+  const double s_alt = sum_of(alternating).st.sigma, s_ones = sum_of(ones).st.sigma;
+  // +-1 alternating: P = N = 2048, the sum 0: partial sums within 2048 (plus the additions' own).
+  CHECK(s_alt >= steps * 2048);
+  CHECK(s_alt <= steps * 2048 * 1.001);
+  // Control: 4096 ones, P = 4096.
+  CHECK(s_ones >= steps * 4096);
+  // Honest float32 sums of random signs in the order that makes the partial sums largest (every
+  // positive term first, the largest first) are never IMPROBABLE; nor are the left folds.
+  std::mt19937_64 gen(5);
+  std::uniform_real_distribution<float> u(-1, 1);
+  for (int trial = 0; trial < 8; ++trial) {
+    std::vector<float> x(4096);
+    for (auto& v : x) v = u(gen);
+    std::vector<float> sorted = x;
+    std::sort(sorted.begin(), sorted.end(), [](float a, float b) { return a > b; });
+    float worst = 0, fold = 0;
+    for (float v : sorted) worst += v;
+    for (float v : x) fold += v;
+    for (float y : {worst, fold}) {
+      const CheckReport r = check_float_outputs(m, float_profile("ieee"), {{f32_array({4096}, x)}}, {{NpyArray{{}, std::vector<float>{y}}}}, 1);
+      INFO("trial " << trial << ": " << y << ", worst ratio " << r.worst_pratio);
+      CHECK(r.verdict() == Verdict::Pass);
+    }
   }
 }

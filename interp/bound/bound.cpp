@@ -511,7 +511,13 @@ BoundDomain::Closed BoundDomain::close_sum(const Scalar& a) const {
   out.err = up_sum(up_sum(up_mul(a.err, 1 + c), up_mul(gamma, magsum)), flush);
   if (up(mag(out.x) + out.err) > kFloatMax) out.err = kInf;
   // The statistical tier: Azuma-Hoeffding over the sum's steps (see the header).
-  const double partial = up_mul(magsum, up(1 + gamma));  // bounds every partial sum, any order
+  // Every partial sum, in any order, of the computed terms t~ is at most the larger of their
+  // positive part P and negative part N, plus the additions' errors (gamma sum |t~|); and
+  // max(P, N) = (sum |t~| + |sum t~|) / 2, with |sum t~| within the exact sum's magnitude plus
+  // the terms' errors. For terms of both signs about half of sum |t~|.
+  const double term_sum = up_sum(mag(out.x), up_mul(a.err, 1 + c));  // bounds |sum t~|
+  const double larger_part = std::min(magsum, up(0.5 * up_sum(magsum, term_sum)));
+  const double partial = up_sum(larger_part, up_mul(gamma, magsum));
   const double additions = a.terms > 1 ? up_mul(0x1p-48, up_mul(n - 1, up_mul(partial, partial))) : 0;
   const double variance = up_sum(additions, up_mul(a.sum.variance, 1 + c));
   out.pdet = up_sum(up_mul(a.pdet, float_sums * (1 + c)), flush);

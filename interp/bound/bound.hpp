@@ -27,8 +27,9 @@
 //   sound:        sum b_i + gamma_(n-1) * sum f_i,
 //   statistical:  sigma^2 = u^2 ((n-1) M^2 + sum f_i^2) + 2 u_op^2 sum f_i^2 + sum s_i^2,
 //                 pdet = sum d_i, where term i's inherited error is s_i-sub-Gaussian plus d_i,
-// gamma_k = k u / (1 - k u), M = (1 + gamma_(n-1)) sum f_i (bounds every partial sum, in any
-// order). The statistical term is Azuma-Hoeffding's inequality on the sum's errors: its own
+// gamma_k = k u / (1 - k u), M = max(P, N) + gamma_(n-1) sum f_i (bounds every partial sum,
+// in any order; P and N the sums of the computed terms' positive and negative parts, so
+// max(P, N) = (sum |t~| + |sum t~|) / 2 <= (sum f_i + |S| + the terms' errors) / 2). The statistical term is Azuma-Hoeffding's inequality on the sum's errors: its own
 // roundings (n - 1 additions, n products, and under tf32 / bf16 two operand conversions per
 // product, unit u_op), steps bounded by u M, u f_i and u_op f_i (a martingale, so
 // sub-Gaussian with proxy their sum of squares), and the terms' inherited random parts.
