@@ -78,7 +78,7 @@ std::int64_t differing(const D& d, const Value<D>& x, const Value<D>& y) {
     } else if constexpr (std::is_same_v<S, BoundScalar>) {
       // Every field, and the open-sum totals or closed statistics (one union) byte for byte.
       n += !(a[i].lo == b[i].lo && a[i].hi == b[i].hi && a[i].err == b[i].err && a[i].pdet == b[i].pdet &&
-             a[i].events == b[i].events && a[i].terms == b[i].terms && a[i].flags == b[i].flags &&
+             a[i].events == b[i].events && a[i].terms == b[i].terms && a[i].flags == b[i].flags && a[i].source() == b[i].source() &&
              std::memcmp(&a[i].sum, &b[i].sum, sizeof(a[i].sum)) == 0);
     } else {
       n += d.to_string(a[i]) != d.to_string(b[i]);

@@ -7,12 +7,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 
 #include "ast/mlir_parse.hpp"
 #include "interp/bound/bound.hpp"
 #include "interp/bound/normalizing.hpp"
 #include "interp/run.hpp"
+#include "interp/ops/common.hpp"
 #include "oracle/float_check.hpp"
 #include "tests/stat_support.hpp"
 #include "tests/support.hpp"
@@ -107,6 +109,25 @@ TEST_CASE("stat tier: copies of one value meet a sum once per source", "[bound][
     for (std::size_t j = 1; j < 16; ++j) linear_but_first += pb(i, j);
     CHECK(d.pbound(r[i]) >= linear_but_first);
   }
+}
+
+TEST_CASE("stat tier: sources in both operands of a dot give the same analysis on 1 and 4 threads", "[bound][stat][threads]") {
+  const Module m = parse_module(kCopies, "copies.mlir");
+  const BoundDomain d(float_profile("ieee"), 6.0);
+  const Arrays in = random_inputs(m, 3, 0, 1);
+  set_thread_count(1);
+  const auto one = bound_outputs(d, m, in);
+  set_thread_count(4);
+  const auto four = bound_outputs(d, m, in);
+  set_thread_count(2);
+  for (std::size_t o = 0; o < one.size(); ++o)
+    for (std::size_t k = 0; k < one[o].size(); ++k) {
+      CAPTURE(o, k);
+      CHECK(std::memcmp(&one[o][k], &four[o][k], sizeof(BoundScalar)) == 0);
+    }
+  // The dots took the threaded path (16 rows in 4 blocks) with admitted sources (shared results).
+  CHECK((one[4][0].flags & kShared) != 0);
+  CHECK((one[5][0].flags & kShared) != 0);
 }
 
 TEST_CASE("stat tier: honest float32 sums over copies' sources are never IMPROBABLE", "[bound][stat]") {
