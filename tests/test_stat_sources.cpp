@@ -295,6 +295,11 @@ TEST_CASE("normalizing divides: softmax counts its numerator's error once, and h
     const CheckReport r = check_float_outputs(m, float_profile("ieee"), {in}, {{f32_array({4, 10}, p), f32_array({4, 10}, p)}}, 1);
     INFO("seed " << seed << ": worst error over the statistical bound " << r.worst_pratio);
     CHECK(r.verdict() == Verdict::Pass);
+    // Control: one probability moved by twice its sound bound fails.
+    std::vector<float> wrong = p;
+    wrong[3] += static_cast<float>(2 * d.bound(out[0][3]));
+    CHECK(check_float_outputs(m, float_profile("ieee"), {in}, {{f32_array({4, 10}, wrong), f32_array({4, 10}, p)}}, 1).verdict() ==
+          Verdict::Fail);
   }
 }
 
@@ -337,10 +342,15 @@ TEST_CASE("stat tier: a sum's partial sums are bounded by the larger of its posi
     float worst = 0, fold = 0;
     for (float v : sorted) worst += v;
     for (float v : x) fold += v;
+    auto verdict = [&](float y) {
+      return check_float_outputs(m, float_profile("ieee"), {{f32_array({4096}, x)}}, {{NpyArray{{}, std::vector<float>{y}}}}, 1);
+    };
     for (float y : {worst, fold}) {
-      const CheckReport r = check_float_outputs(m, float_profile("ieee"), {{f32_array({4096}, x)}}, {{NpyArray{{}, std::vector<float>{y}}}}, 1);
+      const CheckReport r = verdict(y);
       INFO("trial " << trial << ": " << y << ", worst ratio " << r.worst_pratio);
       CHECK(r.verdict() == Verdict::Pass);
     }
+    // Control: the sum moved by twice its sound bound fails.
+    CHECK(verdict(fold + static_cast<float>(2 * d.bound(sum_of(x)))).verdict() == Verdict::Fail);
   }
 }
