@@ -175,9 +175,14 @@ BoundScalar BoundDomain::with_sigma(Scalar s, double pdet, double sigma, double 
   else if (own_rounding > 0) quad_sigma = up(std::sqrt(up_sum(up_mul(sigma, sigma), up_mul(own_rounding, own_rounding))));
   const double quad = up_sum(quad_pdet, up_mul(lambda_, quad_sigma));
   const double plain_pdet = up_sum(pdet, own_rounding), plain = up_sum(plain_pdet, up_mul(lambda_, sigma));
-  const bool quad_ok = quad < slack * s.pdet, plain_ok = sigma > 0 && plain < kKeepSlack * slack * s.pdet;
+  // Where the sound bound is the tighter (the generic statistical bound is capped at it), a
+  // random part within that bound costs this value nothing (its bound stays the sound one)
+  // and lets a later sum add it in quadrature.
+  const bool capped = s.pdet >= s.err && sigma > 0 && sigma <= s.err;
+  const bool quad_ok = quad < slack * s.pdet || (capped && quad_sigma <= s.err),
+             plain_ok = sigma > 0 && (plain < kKeepSlack * slack * s.pdet || capped);
   if (!quad_ok && !plain_ok) return s;
-  const bool by_quad = quad_ok && (!plain_ok || quad <= plain);
+  const bool by_quad = quad_ok && (!plain_ok || quad <= kSmoothSlack * plain);  // random parts sum in quadrature later
   if (up(mag({s.lo, s.hi}) + (by_quad ? quad : plain)) > kFloatMax) return s;
   s.pdet = up_float(by_quad ? quad_pdet : plain_pdet);
   s.st.sigma = by_quad ? quad_sigma : sigma;

@@ -278,8 +278,10 @@ class BoundDomain {
   Closed closed_value(Iv x, double err, double pdet, double sigma, float events) const;
   /// A linear op's statistical part on top of a generic result: keeps pdet and sigma, with
   /// the op's own rounding mean-zero (when that bound is below `slack` times the generic one)
-  /// or plain (then up to kKeepSlack times more: the two differ by the outward roundings only,
-  /// and the random part kept is what a later sum adds in quadrature).
+  /// or plain (then up to kKeepSlack times more: the two differ by the outward roundings only),
+  /// preferring the first unless it is kSmoothSlack times wider; and keeps them where the
+  /// sound bound is the tighter and sigma within it (the value's bound is the sound one
+  /// either way). The random part kept is what a later sum adds in quadrature.
   Scalar with_sigma(Scalar s, double pdet, double sigma, double own_rounding, double slack = 1) const;
   static constexpr double kKeepSlack = 1 + 0x1p-20;
   /// with_sigma for a smooth op's first-order part, with its own error of `ulps` at `magnitude`
