@@ -50,6 +50,15 @@ inline float reduced(float x, int bits) {
 
 inline std::string artifact(const char* name) { return std::string(SHLO_ARTIFACTS_DIR) + "/" + name + ".mlir"; }
 
+/// One sum of 4096 inputs (%x: tensor<4096xf32>), the result a scalar.
+inline constexpr const char* kSumOf4096 = R"(module @m {
+  func.func @f(%x: tensor<4096xf32>) -> tensor<f32> {
+    %z = stablehlo.constant dense<0.0> : tensor<f32>
+    %t = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4096xf32>, tensor<f32>) -> tensor<f32>
+    return %t : tensor<f32>
+  }
+})";
+
 struct Range {
   float lo, hi;
 };

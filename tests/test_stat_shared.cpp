@@ -12,8 +12,10 @@
 #include "interp/bound/bound.hpp"
 #include "interp/run.hpp"
 #include "oracle/float_check.hpp"
+#include "tests/stat_support.hpp"
 
 using namespace shlo;
+using shlo::test::kSumOf4096;
 
 namespace {
 
@@ -31,15 +33,6 @@ const char* kSumOfCopies = R"(module @m {
     %c = stablehlo.broadcast_in_dim %p, dims = [0] : (tensor<4096xf32>) -> tensor<4096xf32>
     %r = stablehlo.reduce(%c init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4096xf32>, tensor<f32>) -> tensor<f32>
     return %t, %s, %q, %r : tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>
-  }
-})";
-
-// A sum of 4096 inputs alone.
-const char* kSum = R"(module @m {
-  func.func @f(%x: tensor<4096xf32>) -> tensor<f32> {
-    %z = stablehlo.constant dense<0.0> : tensor<f32>
-    %t = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4096xf32>, tensor<f32>) -> tensor<f32>
-    return %t : tensor<f32>
   }
 })";
 
@@ -74,7 +67,7 @@ TEST_CASE("stat tier: copies made by broadcast_in_dim share one error, summed li
   REQUIRE(d.sigma(t) > 0);
   // The second sum's own roundings: the same sum of 4096 exact copies of t's float value.
   const float t_float = static_cast<float>(d.to_double(t));
-  const BoundScalar own = bound_outputs(d, parse_module(kSum, "sum.mlir"), std::vector<float>(4096, t_float))[0];
+  const BoundScalar own = bound_outputs(d, parse_module(kSumOf4096, "sum.mlir"), std::vector<float>(4096, t_float))[0];
   // 4096 copies of t: the statistical bound covers 4096 times t's bound plus those roundings.
   // (The quadrature gave about sqrt(4096 pbound(t)^2 + pbound(own)^2), some 29% less here.)
   INFO("pbound(t) " << d.pbound(t) << ", pbound(s) " << d.pbound(s) << ", own " << d.pbound(own));

@@ -303,21 +303,8 @@ TEST_CASE("normalizing divides: softmax counts its numerator's error once, and h
   }
 }
 
-namespace {
-
-// One sum of 4096 inputs.
-const char* kSum4096 = R"(module @m {
-  func.func @f(%x: tensor<4096xf32>) -> tensor<f32> {
-    %z = stablehlo.constant dense<0.0> : tensor<f32>
-    %t = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4096xf32>, tensor<f32>) -> tensor<f32>
-    return %t : tensor<f32>
-  }
-})";
-
-}  // namespace
-
 TEST_CASE("stat tier: a sum's partial sums are bounded by the larger of its positive and negative parts", "[bound][stat]") {
-  const Module m = parse_module(kSum4096, "sum.mlir");
+  const Module m = parse_module(kSumOf4096, "sum.mlir");
   const BoundDomain d(float_profile("ieee"), 6.0);
   auto sum_of = [&](const std::vector<float>& x) { return bound_outputs(d, m, {f32_array({4096}, x)})[0][0]; };
   // Exact inputs: the sum's random part is its 4095 additions', each within u times a partial sum.

@@ -78,18 +78,10 @@ std::vector<float> dense_forward(const Arrays& in, int bits) {
   return x;
 }
 
-const char* kSumOfN = R"(module @m {
-  func.func @f(%x: tensor<4096xf32>) -> tensor<f32> {
-    %z = stablehlo.constant dense<0.0> : tensor<f32>
-    %v0 = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4096xf32>, tensor<f32>) -> tensor<f32>
-    return %v0 : tensor<f32>
-  }
-})";
-
 }  // namespace
 
 TEST_CASE("stat tier: a sum of 4096 ones computed by hand and IMPROBABLE between PASS and FAIL", "[bound][stat]") {
-  const Module m = parse_module(kSumOfN, "sum.mlir");
+  const Module m = parse_module(kSumOf4096, "sum.mlir");
   const BoundDomain d(float_profile("ieee"), 6.0);
   const auto r = bound_run(d, m, {std::vector<float>(4096, 1.0f)});
   // Exact terms, no inherited error: the statistical bound is lambda u sqrt(n - 1) M with
@@ -116,7 +108,7 @@ TEST_CASE("stat tier: a sum of 4096 ones computed by hand and IMPROBABLE between
 }
 
 TEST_CASE("stat tier: the check's verdicts and exit statuses and failure probability", "[bound][stat]") {
-  const Module m = parse_module(kSumOfN, "sum.mlir");
+  const Module m = parse_module(kSumOf4096, "sum.mlir");
   const Arrays in = {f32_array({4096}, std::vector<float>(4096, 1.0f))};
   // Events: the constant (1), the reduce (1 result + 4097 operand elements) and the verdict (1).
   const double n = 4096, lambda = BoundDomain::lambda_for(1e-9, 4100);
