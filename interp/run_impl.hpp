@@ -144,8 +144,9 @@ struct DomainBackend {
   Value<D> execute(const Instruction& inst, const std::vector<const Value<D>*>& args) const {
     if constexpr (requires(const S<D>& x) { d.normalized_div(x, x); })
       if (normalizing.count(&inst))
-        return ops::map_binary(d, std::get<Tensor<S<D>>>(*args[0]), std::get<Tensor<S<D>>>(*args[1]),
-                               [&](const S<D>& x, const S<D>& y) { return d.normalized_div(x, y); });
+        return round_to_result_type(d, inst.result_type.element,
+                                    ops::map_binary(d, std::get<Tensor<S<D>>>(*args[0]), std::get<Tensor<S<D>>>(*args[1]),
+                                                    [&](const S<D>& x, const S<D>& y) { return d.normalized_div(x, y); }));
     return run_detail::execute(d, inst, args);
   }
   // An operand that dies at this instruction (the replica loop knows) may give its storage to

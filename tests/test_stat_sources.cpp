@@ -125,6 +125,10 @@ TEST_CASE("stat tier: sources in both operands of a dot give the same analysis o
       CAPTURE(o, k);
       CHECK(std::memcmp(&one[o][k], &four[o][k], sizeof(BoundScalar)) == 0);
     }
+  // Control: the comparison sees a change of the source alone.
+  BoundScalar changed = four[4][0];
+  changed.set_source(changed.source() + 1);
+  CHECK(std::memcmp(&one[4][0], &changed, sizeof(BoundScalar)) != 0);
   // The dots took the threaded path (16 rows in 4 blocks) with admitted sources (shared results).
   CHECK((one[4][0].flags & kShared) != 0);
   CHECK((one[5][0].flags & kShared) != 0);
@@ -265,6 +269,13 @@ TEST_CASE("normalizing divides: softmax's divide by its own sum is found, others
   };
   CHECK(found(square("[1]")).empty());
   CHECK(found(square("[0]")) == std::vector<std::string>{"%p"});  // control
+  // Only float divides: the same pattern on integers is not one.
+  std::string integers = std::string(kSoftmax);
+  for (std::size_t at; (at = integers.find("xf32>")) != std::string::npos;) integers.replace(at, 5, "xi32>");
+  for (std::size_t at; (at = integers.find("tensor<f32>")) != std::string::npos;) integers.replace(at, 11, "tensor<i32>");
+  for (std::size_t at; (at = integers.find("dense<0.0>")) != std::string::npos;) integers.replace(at, 10, "dense<0>");
+  for (std::size_t at; (at = integers.find("stablehlo.exponential")) != std::string::npos;) integers.replace(at, 21, "stablehlo.negate");
+  CHECK(found(parse_module(integers, "integers.mlir")).empty());
 }
 
 TEST_CASE("normalizing divides: softmax counts its numerator's error once, and honest runs pass", "[bound][stat]") {

@@ -97,6 +97,10 @@ Tri tri_compare(CompareDirection dir, Iv a, Iv b) {
   return Tri::Undecided;
 }
 
+// The width of an interval times e, rounded up: how far a derivative over a widened operand
+// may stray from its value at the exact operand, times the operand's error.
+double width_times(Iv slope, double e) { return up_mul(gap(slope.hi, slope.lo), e); }
+
 // A float divisor that may be 0 leaves that tier unbounded.
 Iv image_of_div(Iv num, Iv den) { return contains_zero(den) ? Iv{-kInf, kInf} : iv_div(num, den); }
 
@@ -337,7 +341,7 @@ BoundScalar BoundDomain::div(const Scalar& a, const Scalar& b) const {
   // over the widened operands bound the rest.
   const Iv over_pb = iv_recip(pb), pslope_b = iv_div(pa, iv_mul(pb, pb));
   const double la = mag(iv_recip(cb.x)), lb = mag(iv_div(ca.x, iv_mul(cb.x, cb.x)));
-  const double rest = up_sum(up_mul(gap(over_pb.hi, over_pb.lo), ca.perr), up_mul(gap(pslope_b.hi, pslope_b.lo), cb.perr));
+  const double rest = up_sum(width_times(over_pb, ca.perr), width_times(pslope_b, cb.perr));
   return with_source(smooth_result(s, up_sum(up_sum(up_mul(la, ca.pdet), up_mul(lb, cb.pdet)), rest),
                                    up_sum(up_mul(la, ca.sigma), up_mul(lb, cb.sigma)), mag(image_of_div(pa, pb)), profile_.div),
                      source);
@@ -364,7 +368,7 @@ BoundScalar BoundDomain::normalized_div(const Scalar& a, const Scalar& b) const 
   const Iv b2 = iv_mul(cb.x, cb.x), psum2 = iv_mul(psum, psum);
   const double la = mag(iv_div(xr, b2)), lr = mag(iv_div(ca.x, b2));
   const Iv pslope_a = iv_div(pr, psum2), pslope_r = iv_div(pa, psum2);
-  const double rest = up_sum(up_mul(gap(pslope_a.hi, pslope_a.lo), ca.perr), up_mul(gap(pslope_r.hi, pslope_r.lo), perr_r));
+  const double rest = up_sum(width_times(pslope_a, ca.perr), width_times(pslope_r, perr_r));
   const double sigma = up(std::sqrt(up_sum(up_mul(up_mul(la, la), up_mul(ca.sigma, ca.sigma)), up_mul(up_mul(lr, lr), var_r))));
   return with_source(smooth_result(s, up_sum(up_sum(up_mul(la, ca.pdet), up_mul(lr, pdet_r)), rest), sigma,
                                    mag(image_of_div(pa, pwidened(cb))), profile_.div),
@@ -410,15 +414,19 @@ BoundScalar BoundDomain::min(const Scalar& a, const Scalar& b) const {
   return neg(max(neg(a), neg(b)));
 }
 
+BoundScalar BoundDomain::first_order(const Scalar& s, const Closed& c, std::int64_t source, Iv slope, Iv widened_slope,
+                                      double magnitude, double ulps) const {
+  const double l = mag(slope);
+  return with_source(smooth_result(s, up_sum(up_mul(l, c.pdet), width_times(widened_slope, c.perr)), up_mul(l, c.sigma), magnitude, ulps),
+                     source);
+}
+
 BoundScalar BoundDomain::exp(const Scalar& a) const {
   std::int64_t source;
   const Closed c = operand(a, source);
   const Iv rp = iv_exp(pwidened(c));
   const Scalar s = result(iv_exp(c.x), iv_exp(widened(c)), rp, profile_.exp, a.flags, c.events);
-  // First order (see the header): exp' = exp.
-  const double slope = iv_exp(c.x).hi;
-  const double rest = up_mul(gap(rp.hi, rp.lo), c.perr);
-  return with_source(smooth_result(s, up_sum(up_mul(slope, c.pdet), rest), up_mul(slope, c.sigma), mag(rp), profile_.exp), source);
+  return first_order(s, c, source, iv_exp(c.x), rp, mag(rp), profile_.exp);  // exp' = exp
 }
 
 // A function defined for x > 0 (or x >= 0): the exact operand certainly outside is an error;
@@ -453,11 +461,7 @@ BoundScalar BoundDomain::log(const Scalar& a) const {
   const Closed c = operand(a, source);
   const Iv pa = pwidened(c);
   if (s.err == kInf || !(c.x.lo > 0) || !(pa.lo > 0)) return s;
-  // First order (see the header): log' = 1 / x.
-  const Iv over_pa = iv_recip(pa);
-  const double slope = iv_recip(c.x).hi;
-  const double rest = up_mul(gap(over_pa.hi, over_pa.lo), c.perr);
-  return with_source(smooth_result(s, up_sum(up_mul(slope, c.pdet), rest), up_mul(slope, c.sigma), mag(iv_log(pa)), profile_.log), source);
+  return first_order(s, c, source, iv_recip(c.x), iv_recip(pa), mag(iv_log(pa)), profile_.log);  // log' = 1 / x
 }
 BoundScalar BoundDomain::sqrt(const Scalar& a) const { return positive_domain(a, iv_sqrt, profile_.sqrt, true, "sqrt"); }
 BoundScalar BoundDomain::rsqrt(const Scalar& a) const { return positive_domain(a, iv_rsqrt, profile_.rsqrt, false, "rsqrt"); }

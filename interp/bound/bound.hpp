@@ -290,6 +290,10 @@ class BoundDomain {
   /// a later sum adds in quadrature.
   static constexpr double kSmoothSlack = 1.125;
   Scalar smooth_result(const Scalar& s, double pdet, double sigma, double magnitude, double ulps) const;
+  /// A smooth one-operand op's result s with its first-order statistical part: the derivative
+  /// over the exact operand (`slope`) and over the statistically widened one (`widened_slope`).
+  Scalar first_order(const Scalar& s, const Closed& c, std::int64_t source, Iv slope, Iv widened_slope, double magnitude,
+                     double ulps) const;
   /// The value closed, a shared value's random part closed to a plain bound (see the header).
   Closed close(const Scalar& a) const;
   /// The value closed, its random part as it is, also a shared value's.

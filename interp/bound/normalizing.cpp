@@ -32,7 +32,7 @@ std::unordered_set<const Instruction*> normalizing_divides(const Module& m) {
       return it != defined.end() && it->second->op == op && it->second->result_types.empty() ? it->second : nullptr;
     };
     for (const auto& [name, divide] : defined) {
-      if (divide->op != Op::Divide || divide->operands.size() != 2) continue;
+      if (divide->op != Op::Divide || divide->operands.size() != 2 || !is_float(divide->result_type.element)) continue;
       const std::string& numerator = divide->operands[0];
       const Instruction* broadcast = definition(divide->operands[1], Op::BroadcastInDim);
       if (!broadcast || broadcast->operands.size() != 1) continue;

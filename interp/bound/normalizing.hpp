@@ -10,7 +10,7 @@
 
 namespace shlo {
 
-/// The instructions `%q = divide %a, %b` of every function of m where %b is
+/// The float instructions `%q = divide %a, %b` of every function of m where %b is
 /// `broadcast_in_dim %s` back to %a's shape and %s is `reduce(%a init: ...) applies add`
 /// across some dimensions of %a (the broadcast's dims the others, in order): element [i] of %b
 /// is then the sum of a set of %a's elements that holds %a[i].
