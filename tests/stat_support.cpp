@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "ast/mlir_parse.hpp"
+#include "interp/bound/bound.hpp"
 #include "interp/domain/ieee.hpp"
 #include "interp/run.hpp"
 
@@ -139,6 +140,23 @@ Arrays f32_outputs(const std::string& text, const Arrays& in) {
   for (const auto& v : result.outputs[0]) {
     const auto& t = std::get<Tensor<float>>(v);
     out.push_back(f32_array(t.shape, t.data));
+  }
+  return out;
+}
+
+std::vector<std::vector<BoundScalar>> bound_outputs(const BoundDomain& d, const Module& m, const Arrays& in) {
+  std::vector<std::vector<Value<BoundDomain>>> args(1);
+  for (const NpyArray& a : in) {
+    std::vector<BoundScalar> v;
+    for (float x : data(a)) v.push_back(d.from_double(x));
+    args[0].push_back(Tensor<BoundScalar>(a.shape, std::move(v)));
+  }
+  std::vector<std::vector<BoundScalar>> out;
+  const auto run = run_program(m, d, std::move(args), RunOptions{});
+  for (const auto& o : run.outputs[0]) {
+    std::vector<BoundScalar> v;
+    for (const auto& s : std::get<Tensor<BoundScalar>>(o).data) v.push_back(d.closed(s));
+    out.push_back(std::move(v));
   }
   return out;
 }

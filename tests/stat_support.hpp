@@ -15,6 +15,11 @@
 #include "ast/program.hpp"
 #include "interp/npy.hpp"
 
+namespace shlo {
+class BoundDomain;
+struct BoundScalar;
+}  // namespace shlo
+
 namespace shlo::test {
 
 using Arrays = std::vector<NpyArray>;
@@ -110,5 +115,8 @@ std::string with_sizes(const std::string& text, const std::map<std::int64_t, std
 
 /// The f32 outputs of `text` (one replica) on `in`.
 Arrays f32_outputs(const std::string& text, const Arrays& in);
+
+/// Each output of m on `in` in the bound domain, closed.
+std::vector<std::vector<BoundScalar>> bound_outputs(const BoundDomain& d, const Module& m, const Arrays& in);
 
 }  // namespace shlo::test

@@ -44,24 +44,6 @@ const char* kCopies = R"(module @m {
   }
 })";
 
-// Each output of m on `in`, closed, in the bound domain.
-std::vector<std::vector<BoundScalar>> bound_outputs(const BoundDomain& d, const Module& m, const Arrays& in) {
-  std::vector<std::vector<Value<BoundDomain>>> args(1);
-  for (const NpyArray& a : in) {
-    std::vector<BoundScalar> v;
-    for (float x : data(a)) v.push_back(d.from_double(x));
-    args[0].push_back(Tensor<BoundScalar>(a.shape, std::move(v)));
-  }
-  std::vector<std::vector<BoundScalar>> out;
-  const auto run = run_program(m, d, std::move(args), RunOptions{});
-  for (const auto& o : run.outputs[0]) {
-    std::vector<BoundScalar> v;
-    for (const auto& s : std::get<Tensor<BoundScalar>>(o).data) v.push_back(d.closed(s));
-    out.push_back(std::move(v));
-  }
-  return out;
-}
-
 // The analysis at lambda = 6 of a program on inputs uniform in [0, 1) from seed.
 struct Analysed {
   BoundDomain d{float_profile("ieee"), 6.0};
@@ -396,5 +378,94 @@ TEST_CASE("stat tier: a random part within a tighter sound bound is kept for lat
     INFO("column " << j << ": " << d.pbound(g[j]) << " of " << linear << "; after tanh " << d.pbound(gh[j]) << " of " << linear_h);
     CHECK(d.pbound(g[j]) < 0.5 * linear);        // in quadrature
     CHECK(d.pbound(gh[j]) >= 0.999 * linear_h);  // control: plain bounds add linearly
+  }
+}
+
+TEST_CASE("stat tier: partial sums bounded through the terms' statistical bounds where the sound ones are far wider", "[bound][stat]") {
+  // 4096 terms +-1 whose sound bound is 1000 (a deep network's) and statistical bound 6e-6:
+  // the additions' steps within u times the partial sums' bound, about 2048 from the
+  // statistical bounds where the sound ones give about 2 million.
+  const BoundDomain d(float_profile("ieee"), 6.0);
+  auto term = [](double x, float pdet, double sigma) {
+    BoundScalar s;
+    s.lo = s.hi = x;
+    s.err = 1000;
+    s.pdet = pdet;
+    s.st.sigma = sigma;
+    return s;
+  };
+  BoundScalar tight = d.from_double(0), plain = tight;
+  for (int i = 0; i < 4096; ++i) {
+    const double x = i % 2 ? -1 : 1;
+    tight = d.accumulate(tight, term(x, 0, 1e-6));
+    plain = d.accumulate(plain, term(x, 1000, 0));  // control: a statistical bound as wide as the sound
+  }
+  const double steps = 0x1p-24 * std::sqrt(4095.0);
+  const double random = std::sqrt(4096.0) * 1e-6;  // the terms' own random parts, in quadrature
+  const double additions = std::sqrt(d.sigma(tight) * d.sigma(tight) - random * random);
+  INFO("sigma " << d.sigma(tight) << ", of it the additions' " << additions << "; the control's " << d.sigma(plain));
+  CHECK(additions >= steps * 2048);
+  CHECK(additions <= steps * 2048 * 1.001);
+  CHECK(d.sigma(plain) >= steps * 0.5 * 4096 * 1001);  // the sound bounds: (sum |t| + sum err) / 2
+  CHECK(d.pbound(tight) < 1e-3 * d.pbound(plain));
+}
+
+namespace {
+
+// A bias add whose own rounding dwarfs its operand's random part: %b after a 9-term sum of one
+// sign (whose sound bound is the tighter), %lb after a 4096-term sum of both signs (whose
+// statistical bound is); %g and %lg sum them against weights.
+const char* kBiasAfterSums = R"(module @m {
+  func.func @f(%x: tensor<64x9xf32>, %xl: tensor<64x4096xf32>, %c: tensor<64xf32>, %w: tensor<64x4xf32>) -> (tensor<64xf32>, tensor<4xf32>, tensor<64xf32>, tensor<4xf32>) {
+    %z = stablehlo.constant dense<0.0> : tensor<f32>
+    %t = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<64x9xf32>, tensor<f32>) -> tensor<64xf32>
+    %b = stablehlo.add %t, %c : tensor<64xf32>
+    %g = stablehlo.dot_general %b, %w, contracting_dims = [0] x [0] : (tensor<64xf32>, tensor<64x4xf32>) -> tensor<4xf32>
+    %tl = stablehlo.reduce(%xl init: %z) applies stablehlo.add across dimensions = [1] : (tensor<64x4096xf32>, tensor<f32>) -> tensor<64xf32>
+    %lb = stablehlo.add %tl, %c : tensor<64xf32>
+    %lg = stablehlo.dot_general %lb, %w, contracting_dims = [0] x [0] : (tensor<64xf32>, tensor<64x4xf32>) -> tensor<4xf32>
+    return %b, %g, %lb, %lg : tensor<64xf32>, tensor<4xf32>, tensor<64xf32>, tensor<4xf32>
+  }
+})";
+
+}  // namespace
+
+TEST_CASE("stat tier: an op's own rounding joins the random part, the plain form capping the value's bound", "[bound][stat]") {
+  const Module m = parse_module(kBiasAfterSums, "bias.mlir");
+  const BoundDomain d(float_profile("ieee"), 6.0);
+  std::mt19937_64 gen(4);
+  std::uniform_real_distribution<float> u(0, 0.01f), s(-1e-4f, 1e-4f), big(100, 200), wu(-1, 1);
+  std::vector<float> x(64 * 9), xl(64 * 4096), c(64), w(64 * 4);
+  for (auto& v : x) v = u(gen);
+  for (auto& v : xl) v = s(gen);
+  for (auto& v : c) v = big(gen);
+  for (auto& v : w) v = wu(gen);
+  const auto out = bound_outputs(d, m, {f32_array({64, 9}, x), f32_array({64, 4096}, xl), f32_array({64}, c), f32_array({64, 4}, w)});
+  const auto &b = out[0], &g = out[1], &lb = out[2], &lg = out[3];
+  for (std::size_t i = 0; i < 64; ++i) {
+    const double own = std::ldexp(1.0, std::ilogb(c[i]) - 24);  // half an ulp of the sum, about 100 to 200
+    CAPTURE(i, own, b[i].pdet, b[i].st.sigma, lb[i].pdet, lb[i].st.sigma);
+    CHECK(d.pbound(b[i]) == d.bound(b[i]));  // capped: the value's bound is the sound one
+    // The rounding in the random part of both (none in the plain part).
+    CHECK(b[i].pdet < 1e-3 * own);
+    CHECK(b[i].st.sigma >= own);
+    CHECK(lb[i].pdet < 1e-3 * own);
+    CHECK(lb[i].st.sigma >= own);
+    // After the long sum the statistical bound is the tighter, and of it the plain form (one
+    // rounding as a plain bound, about own + 6 sigma_tl) is the narrower: the value's own bound,
+    // below the random form (about 6 own) and not below the rounding itself (a control).
+    CHECK(lb[i].flags & kPlainCap);
+    CHECK(d.pbound(lb[i]) < d.bound(lb[i]));
+    CHECK(d.pbound(lb[i]) < 0.5 * (lb[i].pdet + 6 * lb[i].st.sigma));
+    CHECK(d.pbound(lb[i]) >= own);
+  }
+  // In the sums over the 64 values the roundings are in the random part (quadrature), none in
+  // the plain part, which later layers would add linearly: for comparison, their plain sum.
+  for (std::size_t j = 0; j < 4; ++j) {
+    double linear = 0;
+    for (std::size_t i = 0; i < 64; ++i) linear += std::fabs(w[i * 4 + j]) * std::ldexp(1.0, std::ilogb(c[i]) - 24);
+    INFO("column " << j << ": plain parts " << g[j].pdet << " and " << lg[j].pdet << "; the roundings summed " << linear);
+    CHECK(g[j].pdet < 1e-3 * linear);
+    CHECK(lg[j].pdet < 1e-3 * linear);
   }
 }

@@ -101,6 +101,16 @@ Tri tri_compare(CompareDirection dir, Iv a, Iv b) {
 // may stray from its value at the exact operand, times the operand's error.
 double width_times(Iv slope, double e) { return up_mul(gap(slope.hi, slope.lo), e); }
 
+// An upper bound on |E relu(d + g) - relu(d)| for g mean-zero sub-Gaussian with proxy sigma^2
+// and |d| >= distance (the header's "near a kink"): the smaller of sigma / 2 and the integral
+// of the tail bound exp(-t^2 / (2 sigma^2)) from distance on,
+// sigma sqrt(pi / 2) erfc(distance / (sigma sqrt 2)).
+double kink_mean_bound(double sigma, double distance) {
+  const double z = down(distance / up(sigma * 1.4142135623730951));  // erfc decreases: z low
+  const double tail = std::erfc(z) * (1 + 0x1p-40);                 // libm's erfc within ulps
+  return std::min(up(0.5 * sigma), up(up(sigma * 1.2533141373155003) * up(tail)));  // sqrt(pi / 2) above
+}
+
 // A float divisor that may be 0 leaves that tier unbounded.
 Iv image_of_div(Iv num, Iv den) { return contains_zero(den) ? Iv{-kInf, kInf} : iv_div(num, den); }
 
@@ -149,7 +159,7 @@ BoundScalar BoundDomain::result(Iv x, Iv r, Iv rp, double ulps, std::uint8_t fla
   Scalar s;
   s.lo = x.lo;
   s.hi = x.hi;
-  s.flags = static_cast<std::uint8_t>(flags & ~(kOpenSum | kBranchGap | kShared | kSharedTerms));  // a new value: not a copy
+  s.flags = static_cast<std::uint8_t>(flags & ~(kOpenSum | kBranchGap | kShared | kSharedTerms | kPlainCap));  // a new value: not a copy
   s.events = events + 1;  // the operands' statistical bounds used as plain bounds: an event
   if (x.lo == x.hi && r.lo == r.hi && x.lo == r.lo && std::isinf(x.lo)) return s;  // an exact infinity (max-pool padding) stays exact
   // One tier's bound from the image of the widened operands: infinite when that image is, or
@@ -169,27 +179,37 @@ BoundScalar BoundDomain::result(Iv x, Iv r, Iv rp, double ulps, std::uint8_t fla
   return s;
 }
 
-BoundScalar BoundDomain::with_sigma(Scalar s, double pdet, double sigma, double own_rounding, double slack) const {
+BoundScalar BoundDomain::with_sigma(Scalar s, double pdet, double sigma, double own_rounding) const {
   if (s.err == 0 || !std::isfinite(pdet) || !std::isfinite(sigma)) return s;
-  // Two ways to carry the op's own rounding: mean-zero, in quadrature with the operands'
-  // random part (a flush to zero is not mean-zero: plain there), or as a plain bound, which
-  // is tighter for one rounding but keeps the operands' random part for a later sum.
+  // The op's own rounding is mean-zero in the model (a flush to zero is not: plain there), so
+  // it joins the operands' random part, which a later sum adds in quadrature. As a plain bound
+  // it is narrower for this one value: that form, and the generic bound s.pdet, cap it.
   double quad_pdet = pdet, quad_sigma = sigma;
   if (profile_.flush_to_zero) quad_pdet = up_sum(pdet, own_rounding);
   else if (own_rounding > 0) quad_sigma = up(std::sqrt(up_sum(up_mul(sigma, sigma), up_mul(own_rounding, own_rounding))));
-  const double quad = up_sum(quad_pdet, up_mul(lambda_, quad_sigma));
   const double plain_pdet = up_sum(pdet, own_rounding), plain = up_sum(plain_pdet, up_mul(lambda_, sigma));
-  // Where the sound bound is the tighter (the generic statistical bound is capped at it), a
-  // random part within that bound costs this value nothing (its bound stays the sound one)
-  // and lets a later sum add it in quadrature.
-  const bool capped = s.pdet >= s.err && sigma > 0 && sigma <= s.err;
-  const bool quad_ok = quad < slack * s.pdet || (capped && quad_sigma <= s.err),
-             plain_ok = sigma > 0 && (plain < kKeepSlack * slack * s.pdet || capped);
-  if (!quad_ok && !plain_ok) return s;
-  const bool by_quad = quad_ok && (!plain_ok || quad <= kSmoothSlack * plain);  // random parts sum in quadrature later
-  if (up(mag({s.lo, s.hi}) + (by_quad ? quad : plain)) > kFloatMax) return s;
-  s.pdet = up_float(by_quad ? quad_pdet : plain_pdet);
-  s.st.sigma = by_quad ? quad_sigma : sigma;
+  if (quad_sigma == 0) {  // nothing random: the plain form where it is the narrower
+    if (plain < s.pdet) s.pdet = up_float(plain);
+    return s;
+  }
+  // A random part wider than the value's bound would make a later sum wider than the bound
+  // added linearly: kept only within it (as after a short sum whose sound bound is the tighter).
+  const double cap = std::min({static_cast<double>(s.pdet), plain, s.err});
+  if (up(mag({s.lo, s.hi}) + cap) > kFloatMax) return s;
+  if (quad_sigma <= cap) return keep_random(s, quad_pdet, quad_sigma, cap);
+  return sigma > 0 && sigma <= cap ? keep_random(s, plain_pdet, sigma, cap) : s;  // the rounding plain
+}
+
+BoundScalar BoundDomain::keep_random(Scalar s, double pdet, double sigma, double cap) const {
+  s.pdet = up_float(pdet);
+  s.st.sigma = sigma;
+  const float stored = up_float(cap);
+  if (stored < up_sum(s.pdet, up_mul(lambda_, sigma)) && stored < s.err) {
+    s.flags |= kPlainCap;
+    s.st.lo = stored;
+  } else {
+    s.flags &= static_cast<std::uint8_t>(~kPlainCap);
+  }
   return s;
 }
 
@@ -378,8 +398,8 @@ BoundScalar BoundDomain::normalized_div(const Scalar& a, const Scalar& b) const 
 BoundScalar BoundDomain::smooth_result(const Scalar& s, double pdet, double sigma, double magnitude, double ulps) const {
   // A correctly rounded op's own rounding is mean-zero in the model; a library function's
   // error of more than half an ulp is a plain bound.
-  if (ulps <= 0.5) return with_sigma(s, pdet, sigma, allowance(magnitude, ulps), kSmoothSlack);
-  return with_sigma(s, up_sum(pdet, allowance(magnitude, ulps)), sigma, 0, kSmoothSlack);
+  if (ulps <= 0.5) return with_sigma(s, pdet, sigma, allowance(magnitude, ulps));
+  return with_sigma(s, up_sum(pdet, allowance(magnitude, ulps)), sigma, 0);
 }
 
 BoundScalar BoundDomain::neg(const Scalar& a) const {
@@ -405,9 +425,26 @@ BoundScalar BoundDomain::max(const Scalar& a, const Scalar& b) const {
                           ca.events + cb.events);
   // Decided in the statistical tier (relu away from its kink): the larger operand, as it is.
   const Tri likely = tri_compare(CompareDirection::GE, pa, pb);
-  if (likely == Tri::Undecided) return s;
+  if (likely == Tri::Undecided) return max_near_kink(s, a, b);
   const Closed& chosen = likely == Tri::True ? ca : cb;
   return with_source(with_sigma(s, chosen.pdet, chosen.sigma, 0), source);
+}
+
+BoundScalar BoundDomain::max_near_kink(Scalar s, const Scalar& a, const Scalar& b) const {
+  if (s.err == 0 || !(s.err < kInf)) return s;
+  const auto [ca, cb, source] = operands(a, b);
+  if (ca.sigma == 0 && cb.sigma == 0) return s;
+  // The header's "near a kink": the plain parts move the result by at most the larger; the
+  // random parts enter as max(a + g_a, b + g_b) - max(a, b), with a random part of proxy
+  // 2 (sigma_a^2 + sigma_b^2) and a mean within the tail integral at the operands' distance.
+  const Iv d = iv_sub(ca.x, cb.x);
+  const double distance = contains_zero(d) ? 0 : std::min(std::fabs(d.lo), std::fabs(d.hi));
+  const double pdet = up_sum(std::max(ca.pdet, cb.pdet), kink_mean_bound(up_sum(ca.sigma, cb.sigma), distance));
+  const double sigma = up(kSqrt2Above * up(std::sqrt(up_sum(up_mul(ca.sigma, ca.sigma), up_mul(cb.sigma, cb.sigma)))));
+  // Kept when the plain part shrinks: that is what a later sum adds linearly (its random
+  // parts in quadrature); the generic bound stays this value's own (the cap).
+  if (!(pdet < s.pdet)) return s;
+  return with_source(keep_random(s, pdet, sigma, s.pdet), source);
 }
 
 BoundScalar BoundDomain::min(const Scalar& a, const Scalar& b) const {
@@ -450,7 +487,7 @@ BoundScalar BoundDomain::unknown(std::uint8_t flags) const {
   s.hi = kInf;
   s.err = kInf;
   s.pdet = std::numeric_limits<float>::infinity();
-  s.flags = static_cast<std::uint8_t>((flags & ~(kOpenSum | kBranchGap | kShared | kSharedTerms)) | kUnbounded);
+  s.flags = static_cast<std::uint8_t>((flags & ~(kOpenSum | kBranchGap | kShared | kSharedTerms | kPlainCap)) | kUnbounded);
   if (!(flags & kUnbounded)) note_unbounded();
   return s;
 }
@@ -486,7 +523,7 @@ Tri BoundDomain::compare(CompareDirection d, const Scalar& a, const Scalar& b) c
 
 BoundScalar BoundDomain::opened(const Scalar& v) {
   Scalar s = v;  // a closed value becomes the sum's first term (an exact 0, no term at all)
-  s.flags = static_cast<std::uint8_t>((v.flags & ~kBranchGap) | kOpenSum);
+  s.flags = static_cast<std::uint8_t>((v.flags & ~(kBranchGap | kPlainCap)) | kOpenSum);
   s.set_source(0);  // no shared term admitted yet (as_open_sum closed a shared first term)
   const double m = mag({v.lo, v.hi});
   const double sigma = v.st.sigma;
@@ -527,9 +564,17 @@ BoundDomain::Closed BoundDomain::close_sum(const Scalar& a) const {
   const double term_sum = up_sum(mag(out.x), up_mul(a.err, 1 + c));  // bounds |sum t~|
   const double larger_part = std::min(magsum, up(0.5 * up_sum(magsum, term_sum)));
   const double partial = up_sum(larger_part, up_mul(gamma, magsum));
-  const double additions = a.terms > 1 ? up_mul(0x1p-48, up_mul(n - 1, up_mul(partial, partial))) : 0;
-  const double variance = up_sum(additions, up_mul(a.sum.variance, 1 + c));
+  // The same from the terms' statistical bounds (the header): sum |t~| within pmag, and
+  // sum |t~ - t| within pmag less sum |t|.
   out.pdet = up_sum(up_mul(a.pdet, float_sums * (1 + c)), flush);
+  const double spread = up_sum(out.pdet, up_mul(lambda_, up(std::sqrt(up_mul(n, up_mul(a.sum.variance, 1 + c))))));
+  const double pmag = up_mul(up_sum(up_mul(a.sum.abssum, 1 + c), spread), up(operand_growth_ * (1 + 0x1p-24)));
+  const double pterm_sum = up_sum(mag(out.x), gap(pmag, down(a.sum.abssum * (1 - c))));
+  const double plarger_part = std::min(pmag, up(0.5 * up_sum(pmag, pterm_sum)));
+  const double ppartial = up_sum(plarger_part, up_mul(gamma, pmag));
+  const double step = std::min(partial, ppartial);
+  const double additions = a.terms > 1 ? up_mul(0x1p-48, up_mul(n - 1, up_mul(step, step))) : 0;
+  const double variance = up_sum(additions, up_mul(a.sum.variance, 1 + c));
   out.sigma = up(std::sqrt(variance));
   out.perr = std::min(out.err, up_sum(out.pdet, up_mul(lambda_, out.sigma)));
   if (out.err == kInf) note_unbounded();
@@ -544,7 +589,11 @@ BoundScalar BoundDomain::from_closed(const Closed& c, std::uint8_t flags, std::u
   s.pdet = up_float(c.pdet);
   s.st = ClosedStat{c.sigma, 0, 0, 0, 0};
   s.events = c.events;
-  s.flags = static_cast<std::uint8_t>((flags & ~(kOpenSum | kBranchGap)) | (c.err == kInf ? kUnbounded : 0));
+  s.flags = static_cast<std::uint8_t>((flags & ~(kOpenSum | kBranchGap | kPlainCap)) | (c.err == kInf ? kUnbounded : 0));
+  if (c.perr < c.err && c.perr < up_sum(c.pdet, up_mul(lambda_, c.sigma))) {  // a cap it had
+    s.flags |= kPlainCap;
+    s.st.lo = up_float(c.perr);
+  }
   if (s.flags & kShared) s.set_source(source);
   return s;
 }
@@ -703,6 +752,7 @@ BoundScalar BoundDomain::select_widened(std::uint8_t pred, const Scalar& on_true
   const auto [lo, hi] = gap_between(widened(t), widened(f));
   const auto [plo, phi] = likely_flip ? gap_between(pwidened(t), pwidened(f)) : std::pair{0.0f, 0.0f};
   if (lo < hi || plo < phi) {
+    s.flags &= static_cast<std::uint8_t>(~kPlainCap);  // the gap takes its place: pdet + lambda sigma bounds it
     s.st.lo = lo;
     s.st.hi = hi;
     s.st.plo = plo;

@@ -4,13 +4,13 @@
 //   perr (the statistical tier): holds with probability at least 1 - events * event_risk()
 //        under the standard model of rounding errors as mean-zero random variables, each
 //        bounded by u and mean-zero given the earlier ones (Higham and Mary 2019; Ipsen and
-//        Zhou 2020). perr = min(err, pdet + lambda * sigma): the error is a part bounded by
-//        pdet (given the earlier events) plus a mean-zero sub-Gaussian part with variance
-//        proxy sigma^2, which holds within lambda * sigma but with probability
-//        2 exp(-lambda^2 / 2). Linear steps (sums, +, -, *, negation, a comparison decided
+//        Zhou 2020). perr = min(err, pdet + lambda * sigma, a cap where kPlainCap): the
+//        error is a part bounded by pdet (given the earlier events) plus a mean-zero
+//        sub-Gaussian part with variance proxy sigma^2, which holds within lambda * sigma
+//        but with probability 2 exp(-lambda^2 / 2). Linear steps (sums, +, -, *, negation, a comparison decided
 //        in the statistical tier: relu, select) and the smooth ops exp, log and divide (to
-//        first order, below) carry sigma; any other op turns its operands' perr into a plain
-//        bound (pdet = its perr, sigma = 0).
+//        first order, below) carry sigma, and so does a max near its kink (below); any
+//        other op turns its operands' perr into a plain bound (pdet = its perr, sigma = 0).
 //
 // Rounding model (u = 2^-24, the float32 unit roundoff): a correctly rounded op returns
 // v(1 + d) + h with |d| <= u and |h| <= 2^-150 (gradual underflow); an op with an allowance
@@ -29,8 +29,13 @@
 //                 pdet = sum d_i, where term i's inherited error is s_i-sub-Gaussian plus d_i,
 // gamma_k = k u / (1 - k u), M = max(P, N) + gamma_(n-1) sum f_i (bounds every partial sum,
 // in any order; P and N the sums of the computed terms' positive and negative parts, so
-// max(P, N) = (sum |t~| + |sum t~|) / 2 <= (sum f_i + |S| + the terms' errors) / 2). The statistical term is Azuma-Hoeffding's inequality on the sum's errors: its own
-// roundings (n - 1 additions, n products, and under tf32 / bf16 two operand conversions per
+// max(P, N) = (sum |t~| + |sum t~|) / 2 <= (sum f_i + |S| + the terms' errors) / 2). The
+// statistical tier may also bound |t~_i| by the operands' statistical bounds (all of which
+// hold together but for the events the check counts): |t_i| + pdet_i + lambda s_i, summed
+// as sum |t_i| + sum pdet_i + lambda sqrt(n sum s_i^2); where the sound bounds are far wider
+// than the statistical ones (deep networks with inputs of both signs) that M is the smaller,
+// and so are the products' rounding steps, u times that bound on |t~_i|. The statistical
+// term is Azuma-Hoeffding's inequality on the sum's errors: its own roundings (n - 1 additions, n products, and under tf32 / bf16 two operand conversions per
 // product, unit u_op), steps bounded by u M, u f_i and u_op f_i (a martingale, so
 // sub-Gaussian with proxy their sum of squares), and the terms' inherited random parts.
 // The model takes the terms' inherited errors as independent of each other, as the
@@ -75,6 +80,27 @@
 // near neither branch. max and min are 1-Lipschitz, so their bound already covers a flip;
 // they flag it too.
 //
+// Near a kink (a max or min whose comparison the statistical tier cannot decide: relu of a
+// value within its statistical bound of 0, a max-pool's near-tie): with g_a, g_b the
+// operands' random parts (sigma_a, sigma_b) and h_a, h_b their plain parts,
+// max(a + g_a + h_a, b + g_b + h_b) - max(a, b) is within max |h| of
+// D = max(a + g_a, b + g_b) - max(a, b), a and b exact. D - E D is sub-Gaussian with proxy
+// 2 (sigma_a^2 + sigma_b^2): with (g_a', g_b') an independent copy, E exp(t (D - E D)) <=
+// E exp(t (D - D')) = E cosh(t (D - D')) (D - D' is symmetric), |D - D'| <=
+// max(|g_a - g_a'|, |g_b - g_b'|) and cosh(max(x, y)) <= cosh x + cosh y - 1, so it is at
+// most exp(t^2 sigma_a^2) + exp(t^2 sigma_b^2) - 1 <= exp(t^2 (sigma_a^2 + sigma_b^2)); no
+// independence of g_a and g_b is needed. And 0 <= E D = E relu(d + h) - relu(d), h = g_a - g_b
+// (sub-Gaussian with proxy s^2, s = sigma_a + sigma_b), d = a - b: for d >= 0 it is
+// E relu(-d - h), at most E relu(-h) = E |h| / 2 <= s / 2 (E h = 0, and the variance is
+// within the proxy), and at most int_|d|^inf P(-h > t) dt <= s sqrt(pi/2) erfc(|d| / (s sqrt 2))
+// (likewise for d < 0): s / 2 at d = 0, negligible from |d| = 3 s on. So the result keeps a
+// random part of sqrt(2 (sigma_a^2 + sigma_b^2)) and a plain part of max |h| plus that mean:
+// for relu (sigma_b = 0) sqrt(2) sigma_a, which a later sum adds in quadrature rather than
+// linearly (a dense layer after relus that may flip: plain parts grow by sum |w| a layer,
+// random parts by sqrt(sum w^2)); the generic bound, the narrower for this value alone,
+// stays its own (kPlainCap). Kept only where the plain part shrinks.
+// (The mean is not zero: max is convex; it is a bias, summed linearly.)
+//
 // Enclosures are pairs of doubles rounded outward after every operation (exp, log, tanh,
 // logistic, sqrt, rsqrt through MPFR with directed rounding), so they are certified; error
 // bounds are doubles (pdet a float) rounded upward. A value whose float evaluation may
@@ -110,6 +136,7 @@ enum BoundFlag : std::uint8_t {
   kBranchGap = 8,
   kShared = 16,       // its random part holds that of the value numbered `source` (0: unknown)
   kSharedTerms = 32,  // an open sum that admitted shared terms' random parts (shared when closed)
+  kPlainCap = 64,     // st.lo holds a tighter statistical bound of this value alone (never with kBranchGap)
 };
 
 /// An open sum's running totals (kOpenSum): round-to-nearest sums of the terms' magnitudes
@@ -121,7 +148,9 @@ struct SumTotals {
 /// A closed value's statistical part: sigma, and, from a select whose branches may flip but
 /// stay apart (kBranchGap), the open intervals (lo, hi) and (plo, phi) between the two
 /// branches where no float evaluation lands (sound tier), resp. lands only improbably
-/// (statistical tier); empty when lo >= hi.
+/// (statistical tier); empty when lo >= hi. With kPlainCap instead, lo is the cap: a
+/// statistical bound of the value alone below pdet + lambda sigma (an op's own rounding
+/// kept in the random part for later sums, where a plain bound of it was the narrower).
 /// (The union's default, SumTotals{}, zeroes these bytes too: sigma 0, no gaps.)
 struct ClosedStat {
   double sigma;
@@ -184,6 +213,7 @@ class BoundDomain {
         lambda_(lambda),
         operand_unit_(profile_.reduced_operands() ? std::ldexp(1.0, -(profile_.operand_bits + 1)) : 0),
         product_unit2_((0x1p-48 + 2 * operand_unit_ * operand_unit_ * (1 + operand_unit_) * (1 + operand_unit_)) * (1 + 0x1p-50)),
+        operand_growth_((1 + operand_unit_) * (1 + operand_unit_) * (1 + 0x1p-50)),
         unbounded_made_(std::make_shared<std::atomic<bool>>(false)) {}
   const FloatProfile& profile() const { return profile_; }
   std::string name() const { return "bound:" + profile_.name; }
@@ -272,23 +302,25 @@ class BoundDomain {
     double err;    // total bound
     double pdet;   // statistical tier: the plain part,
     double sigma;  // the sub-Gaussian part,
-    double perr;   // and the bound, min(err, pdet + lambda sigma)
+    double perr;   // and the bound, min(err, pdet + lambda sigma, the cap if any)
     float events;
   };
-  Closed closed_value(Iv x, double err, double pdet, double sigma, float events) const;
-  /// A linear op's statistical part on top of a generic result: keeps pdet and sigma, with
-  /// the op's own rounding mean-zero (when that bound is below `slack` times the generic one)
-  /// or plain (then up to kKeepSlack times more: the two differ by the outward roundings only),
-  /// preferring the first unless it is kSmoothSlack times wider; and keeps them where the
-  /// sound bound is the tighter and sigma within it (the value's bound is the sound one
-  /// either way). The random part kept is what a later sum adds in quadrature.
-  Scalar with_sigma(Scalar s, double pdet, double sigma, double own_rounding, double slack = 1) const;
-  static constexpr double kKeepSlack = 1 + 0x1p-20;
+  Closed closed_value(Iv x, double err, double pdet, double sigma, float events,
+                      double cap = std::numeric_limits<double>::infinity()) const;
+  /// s with the random form (pdet, sigma) that later sums use, and `cap`, another statistical
+  /// bound of s alone, where that is the narrower (kPlainCap).
+  Scalar keep_random(Scalar s, double pdet, double sigma, double cap) const;
+  /// A linear op's statistical part on top of a generic result s: the operands' plain part
+  /// pdet and random part sigma, with the op's own rounding (at most own_rounding) joining the
+  /// random part, mean-zero; that is the form a later sum adds in quadrature. The value's own
+  /// statistical bound is capped (kPlainCap) by the narrower of the generic one and the plain
+  /// form (the rounding as a plain bound), so keeping the random part costs it nothing. Not
+  /// kept where sigma exceeds that bound (after a short sum whose sound bound is the tighter,
+  /// a random part wider than the value's bound would widen a later sum).
+  Scalar with_sigma(Scalar s, double pdet, double sigma, double own_rounding) const;
   /// with_sigma for a smooth op's first-order part, with its own error of `ulps` at `magnitude`
-  /// (mean-zero when correctly rounded, else a plain bound). Its bound exceeds the generic one
-  /// by the second-order rest; within kSmoothSlack it is kept, since the random part is what
-  /// a later sum adds in quadrature.
-  static constexpr double kSmoothSlack = 1.125;
+  /// (mean-zero when correctly rounded, else a plain bound); the second-order rest is in pdet,
+  /// and the generic bound caps the value's own.
   Scalar smooth_result(const Scalar& s, double pdet, double sigma, double magnitude, double ulps) const;
   /// A smooth one-operand op's result s with its first-order statistical part: the derivative
   /// over the exact operand (`slope`) and over the statistically widened one (`widened_slope`).
@@ -324,6 +356,11 @@ class BoundDomain {
   /// err and perr, and the op's own allowance.
   Scalar result(Iv x, Iv r, Iv rp, double ulps, std::uint8_t flags, float events) const;
   Scalar unary(const Scalar& a, Iv (*f)(Iv), double ulps) const;
+  /// max's result s when the statistical tier cannot say which operand is larger (the header's
+  /// "near a kink"): the operands' random parts kept, sqrt(2) wider in quadrature, and the
+  /// kink's mean added to the plain part, where that plain part is below s's.
+  Scalar max_near_kink(Scalar s, const Scalar& a, const Scalar& b) const;
+  static constexpr double kSqrt2Above = 1.4142135623730951;  // the double above sqrt(2)
   Scalar div_generic(const Closed& a, const Closed& b, std::uint8_t flags) const;
   Scalar positive_domain(const Scalar& a, Iv (*f)(Iv), double ulps, bool zero_allowed, const char* what) const;
   Scalar unknown(std::uint8_t flags) const;  // exact value not known at double precision: anything goes
@@ -348,6 +385,7 @@ class BoundDomain {
   double lambda_;
   double operand_unit_;   // the statistical model's unit roundoff of an operand conversion (0: none)
   double product_unit2_;  // a product's squared steps per f^2: u^2 + 2 u_op^2 (1 + u_op)^2, rounded up
+  double operand_growth_;  // (1 + u_op)^2 rounded up: a product of converted operands over the product
   std::shared_ptr<std::atomic<bool>> unbounded_made_;  // shared by copies
 };
 static_assert(Domain<BoundDomain>);
@@ -378,8 +416,8 @@ inline float up_float(double b) {
 }
 }  // namespace bound_detail
 
-inline BoundDomain::Closed BoundDomain::closed_value(Iv x, double err, double pdet, double sigma, float events) const {
-  return {x, err, pdet, sigma, std::min(err, bound_detail::up_sum(pdet, bound_detail::up_mul(lambda_, sigma))), events};
+inline BoundDomain::Closed BoundDomain::closed_value(Iv x, double err, double pdet, double sigma, float events, double cap) const {
+  return {x, err, pdet, sigma, std::min(std::min(err, cap), bound_detail::up_sum(pdet, bound_detail::up_mul(lambda_, sigma))), events};
 }
 
 inline BoundDomain::Closed BoundDomain::plain_random(const Closed& c) {
@@ -388,7 +426,8 @@ inline BoundDomain::Closed BoundDomain::plain_random(const Closed& c) {
 }
 
 inline BoundDomain::Closed BoundDomain::close_raw(const Scalar& a) const {
-  if (!(a.flags & kOpenSum)) return closed_value({a.lo, a.hi}, a.err, a.pdet, a.st.sigma, a.events);
+  if (!(a.flags & kOpenSum))
+    return closed_value({a.lo, a.hi}, a.err, a.pdet, a.st.sigma, a.events, a.flags & kPlainCap ? a.st.lo : bound_detail::kInf);
   return close_sum(a);
 }
 
@@ -455,9 +494,10 @@ inline void BoundDomain::add_product(Scalar& s, const ProductOperand& a, const P
   const double floor = nonzero ? product_floor_ : 0.0;
   const double inherited = a.mag * b.sigma + a.sigma * b.mag;  // its sub-Gaussian part
   s.err += a.mag * b.err + a.err * b.mag + a.err * b.err + 0x1p-24 * f + floor;
+  const double pf = (a.mag + a.perr) * (b.mag + b.perr) * operand_growth_;  // |product| in the statistical tier
   s.pdet += static_cast<float>(a.mag * b.pdet + a.pdet * b.mag + a.perr * b.perr + floor);
   s.sum.magsum += f * (1 + 0x1p-24);
-  s.sum.variance += inherited * inherited + product_unit2_ * (f * f);
+  s.sum.variance += inherited * inherited + product_unit2_ * (pf * pf);
   s.events += a.events + b.events;
   s.terms += nonzero;
 }
