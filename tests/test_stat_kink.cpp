@@ -4,6 +4,7 @@
 // part, so that a later sum adds the relus' random parts in quadrature.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
