@@ -13,12 +13,8 @@
 #include <vector>
 
 #include "ast/program.hpp"
+#include "interp/bound/bound.hpp"
 #include "interp/npy.hpp"
-
-namespace shlo {
-class BoundDomain;
-struct BoundScalar;
-}  // namespace shlo
 
 namespace shlo::test {
 
@@ -115,6 +111,17 @@ std::string with_sizes(const std::string& text, const std::map<std::int64_t, std
 
 /// The f32 outputs of `text` (one replica) on `in`.
 Arrays f32_outputs(const std::string& text, const Arrays& in);
+
+/// A closed bound-domain value built by hand: exact value x, sound bound err, plain part pdet
+/// and random part sigma.
+inline BoundScalar closed_scalar(double x, double err, float pdet, double sigma) {
+  BoundScalar s;
+  s.lo = s.hi = x;
+  s.err = err;
+  s.pdet = pdet;
+  s.st.sigma = sigma;
+  return s;
+}
 
 /// Each output of m on `in` in the bound domain, closed.
 std::vector<std::vector<BoundScalar>> bound_outputs(const BoundDomain& d, const Module& m, const Arrays& in);

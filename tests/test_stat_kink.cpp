@@ -19,16 +19,6 @@ using namespace shlo::test;
 
 namespace {
 
-// A closed value with exact value x, plain part pdet and random part sigma (sound bound err).
-BoundScalar value(double x, double err, float pdet, double sigma) {
-  BoundScalar s;
-  s.lo = s.hi = x;
-  s.err = err;
-  s.pdet = pdet;
-  s.st.sigma = sigma;
-  return s;
-}
-
 // min(sigma / 2, sigma sqrt(pi / 2) erfc(distance / (sigma sqrt 2))), by hand.
 double kink_mean(double sigma, double distance) {
   return std::min(sigma / 2, sigma * std::sqrt(M_PI / 2) * std::erfc(distance / (sigma * std::sqrt(2.0))));
@@ -41,7 +31,7 @@ TEST_CASE("stat tier: relu near its kink keeps sqrt(2) times the random part and
   const double sigma = 1e-6, err = 1e-3;
   const BoundScalar zero = d.from_double(0);
   SECTION("at the kink: mean sigma / 2") {
-    const BoundScalar r = d.max(value(0, err, 2e-7f, sigma), zero);
+    const BoundScalar r = d.max(closed_scalar(0, err, 2e-7f, sigma), zero);
     CHECK(r.flags & kMayFlip);
     CHECK(r.st.sigma == Approx(std::sqrt(2.0) * sigma).epsilon(1e-12));
     CHECK(r.pdet == Approx(2e-7 + kink_mean(sigma, 0)).epsilon(1e-6));
@@ -54,30 +44,30 @@ TEST_CASE("stat tier: relu near its kink keeps sqrt(2) times the random part and
     CHECK(d.pbound(r) < r.pdet + 6 * r.st.sigma);
   }
   SECTION("three sigma away: the mean is 0.0034 sigma; and min, through max") {
-    const BoundScalar r = d.max(value(-3 * sigma, err, 0, sigma), zero);
+    const BoundScalar r = d.max(closed_scalar(-3 * sigma, err, 0, sigma), zero);
     CHECK(r.st.sigma == Approx(std::sqrt(2.0) * sigma).epsilon(1e-12));
     CHECK(r.pdet == Approx(kink_mean(sigma, 3 * sigma)).epsilon(1e-6));
     CHECK(r.pdet == Approx(0.0033834 * sigma).epsilon(1e-4));
-    const BoundScalar m = d.min(value(3 * sigma, err, 0, sigma), zero);
+    const BoundScalar m = d.min(closed_scalar(3 * sigma, err, 0, sigma), zero);
     CHECK(m.st.sigma == Approx(std::sqrt(2.0) * sigma).epsilon(1e-12));
     CHECK(m.pdet == Approx(r.pdet).epsilon(1e-6));
   }
   SECTION("control: decided in the statistical tier, the operand as it is") {
-    const BoundScalar r = d.max(value(10 * sigma, err, 0, sigma), zero);
+    const BoundScalar r = d.max(closed_scalar(10 * sigma, err, 0, sigma), zero);
     CHECK(r.st.sigma == Approx(sigma).epsilon(1e-12));
     CHECK(r.pdet == 0);
-    const BoundScalar below = d.max(value(-10 * sigma, err, 0, sigma), zero);
+    const BoundScalar below = d.max(closed_scalar(-10 * sigma, err, 0, sigma), zero);
     CHECK(below.st.sigma == 0);
     CHECK(d.pbound(below) == 0);
   }
   SECTION("two random parts (a max-pool's near-tie): both kept, in quadrature") {
-    const BoundScalar r = d.max(value(0, err, 3e-7f, 0.5 * sigma), value(sigma, err, 1e-7f, sigma));
+    const BoundScalar r = d.max(closed_scalar(0, err, 3e-7f, 0.5 * sigma), closed_scalar(sigma, err, 1e-7f, sigma));
     CHECK(r.st.sigma == Approx(std::sqrt(2 * 1.25) * sigma).epsilon(1e-12));
     CHECK(r.pdet == Approx(3e-7 + kink_mean(1.5 * sigma, sigma)).epsilon(1e-6));
   }
   SECTION("control: kept only where the plain part shrinks") {
     // The other operand's plain 1e-4 dwarfs lambda sigma: the generic bound is the tighter.
-    const BoundScalar r = d.max(value(0, err, 0, sigma), value(0, err, 1e-4f, 0));
+    const BoundScalar r = d.max(closed_scalar(0, err, 0, sigma), closed_scalar(0, err, 1e-4f, 0));
     CHECK(r.st.sigma == 0);
     CHECK(d.pbound(r) == Approx(1e-4).epsilon(1e-6));
   }
@@ -90,7 +80,7 @@ TEST_CASE("stat tier: the kink's mean bound holds for sums of random signs and i
   const BoundDomain d(float_profile("ieee"), 6.0);
   const int n = 64, draws = 200000;
   const double a = 1e-8, sigma = a * std::sqrt(static_cast<double>(n));
-  const BoundScalar r = d.max(value(0, 1, 0, sigma), d.from_double(0));
+  const BoundScalar r = d.max(closed_scalar(0, 1, 0, sigma), d.from_double(0));
   std::mt19937_64 gen(5);
   double mean = 0, spread2 = 0;
   for (int i = 0; i < draws; ++i) {

@@ -386,19 +386,11 @@ TEST_CASE("stat tier: partial sums bounded through the terms' statistical bounds
   // the additions' steps within u times the partial sums' bound, about 2048 from the
   // statistical bounds where the sound ones give about 2 million.
   const BoundDomain d(float_profile("ieee"), 6.0);
-  auto term = [](double x, float pdet, double sigma) {
-    BoundScalar s;
-    s.lo = s.hi = x;
-    s.err = 1000;
-    s.pdet = pdet;
-    s.st.sigma = sigma;
-    return s;
-  };
   BoundScalar tight = d.from_double(0), plain = tight;
   for (int i = 0; i < 4096; ++i) {
     const double x = i % 2 ? -1 : 1;
-    tight = d.accumulate(tight, term(x, 0, 1e-6));
-    plain = d.accumulate(plain, term(x, 1000, 0));  // control: a statistical bound as wide as the sound
+    tight = d.accumulate(tight, closed_scalar(x, 1000, 0, 1e-6));
+    plain = d.accumulate(plain, closed_scalar(x, 1000, 1000, 0));  // control: a statistical bound as wide as the sound
   }
   const double steps = 0x1p-24 * std::sqrt(4095.0);
   const double random = std::sqrt(4096.0) * 1e-6;  // the terms' own random parts, in quadrature
