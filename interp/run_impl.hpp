@@ -141,12 +141,19 @@ struct DomainBackend {
   /// Divides by their numerator's own sum (interp/bound/normalizing.hpp), for a domain that
   /// knows more of them (the bound analysis: BoundDomain::normalized_div).
   std::unordered_set<const Instruction*> normalizing = {};
+  /// Batch normalisation's centred second moments (the same header; BoundDomain::centering_sub
+  /// and centered_square).
+  CenteredMoments centered = {};
   Value<D> execute(const Instruction& inst, const std::vector<const Value<D>*>& args) const {
-    if constexpr (requires(const S<D>& x) { d.normalized_div(x, x); })
-      if (normalizing.count(&inst))
+    if constexpr (requires(const S<D>& x) { d.normalized_div(x, x); }) {
+      auto binary = [&](auto f) {
         return round_to_result_type(d, inst.result_type.element,
-                                    ops::map_binary(d, std::get<Tensor<S<D>>>(*args[0]), std::get<Tensor<S<D>>>(*args[1]),
-                                                    [&](const S<D>& x, const S<D>& y) { return d.normalized_div(x, y); }));
+                                    ops::map_binary(d, std::get<Tensor<S<D>>>(*args[0]), std::get<Tensor<S<D>>>(*args[1]), f));
+      };
+      if (normalizing.count(&inst)) return binary([&](const S<D>& x, const S<D>& y) { return d.normalized_div(x, y); });
+      if (centered.subtracts.count(&inst)) return binary([&](const S<D>& x, const S<D>& m) { return d.centering_sub(x, m); });
+      if (centered.squares.count(&inst)) return binary([&](const S<D>& c, const S<D>&) { return d.centered_square(c); });
+    }
     return run_detail::execute(d, inst, args);
   }
   // An operand that dies at this instruction (the replica loop knows) may give its storage to
@@ -225,7 +232,10 @@ RunResult<D> run_observed(const Module& m, const D& d, std::vector<std::vector<V
     }
   }
   run_detail::DomainBackend<D> backend{d};
-  if constexpr (requires(const S<D>& x) { d.normalized_div(x, x); }) backend.normalizing = normalizing_divides(m);
+  if constexpr (requires(const S<D>& x) { d.normalized_div(x, x); }) {
+    backend.normalizing = normalizing_divides(m);
+    backend.centered = centered_moments(m);
+  }
   LoopStats stats = run_replica_loop(m, backend, exchange, env, options, after);
   RunResult<D> result;
   result.profile = std::move(stats.profile);

@@ -159,7 +159,7 @@ BoundScalar BoundDomain::result(Iv x, Iv r, Iv rp, double ulps, std::uint8_t fla
   Scalar s;
   s.lo = x.lo;
   s.hi = x.hi;
-  s.flags = static_cast<std::uint8_t>(flags & ~(kOpenSum | kBranchGap | kShared | kSharedTerms | kPlainCap));  // a new value: not a copy
+  s.flags = static_cast<std::uint8_t>(flags & ~(kOpenSum | kBranchGap | kShared | kSharedTerms | kPlainCap | kCentered));  // a new value: not a copy
   s.events = events + 1;  // the operands' statistical bounds used as plain bounds: an event
   if (x.lo == x.hi && r.lo == r.hi && x.lo == r.lo && std::isinf(x.lo)) return s;  // an exact infinity (max-pool padding) stays exact
   // One tier's bound from the image of the widened operands: infinite when that image is, or
@@ -395,6 +395,47 @@ BoundScalar BoundDomain::normalized_div(const Scalar& a, const Scalar& b) const 
                      source);
 }
 
+BoundScalar BoundDomain::centering_sub(const Scalar& x, const Scalar& mean) const {
+  Scalar s = sub(x, mean);
+  if (!(s.err < kInf) || (s.flags & (kBranchGap | kOpenSum))) return s;
+  // d = x's error plus the subtract's rounding (the header's "centred second moments"); x's
+  // random part only where it is x's own (a shared x's is closed to a plain bound).
+  const Closed cx = close(x), cm = close(mean);
+  const double rounding = allowance(mag(iv_sub(widened(cx), widened(cm))), 0.5);
+  const double prounding = allowance(mag(iv_sub(pwidened(cx), pwidened(cm))), 0.5);
+  const bool plain_rounding = profile_.flush_to_zero;  // a flush is not mean-zero
+  const double err_d = up_sum(cx.err, rounding);
+  const double pdet_d = plain_rounding ? up_sum(cx.pdet, prounding) : cx.pdet;
+  const double sigma_d = plain_rounding ? cx.sigma : up(std::sqrt(up_sum(up_mul(cx.sigma, cx.sigma), up_mul(prounding, prounding))));
+  if (!(err_d < kInf) || !(up_sum(pdet_d, sigma_d) < kInf)) return s;
+  s.st.hi = up_float(err_d);
+  s.st.plo = up_float(pdet_d);
+  s.st.phi = up_float(sigma_d);
+  s.flags |= kCentered;
+  return s;
+}
+
+BoundScalar BoundDomain::centered_square(const Scalar& c) const {
+  if ((c.flags & (kCentered | kBranchGap | kOpenSum)) != kCentered) return mul(c, c);
+  const Closed cc = close_raw(c);  // the whole error of c~ - c, for the second-order term
+  const double m = mag(cc.x), err_d = c.st.hi, pdet_d = c.st.plo, sigma_d = c.st.phi;
+  const double f = up_mul(up_sum(m, cc.err), up_sum(m, cc.err));  // bounds c~^2
+  const double fp = up_mul(up_sum(m, cc.perr), up_sum(m, cc.perr));
+  if (!(f <= kFloatMax)) return mul(c, c);  // may overflow: as any product
+  Scalar s;
+  const Iv x2 = contains_zero(cc.x) ? Iv{0, up(m * m)} : iv_mul(cc.x, cc.x);
+  s.lo = x2.lo;
+  s.hi = x2.hi;
+  s.flags = static_cast<std::uint8_t>(c.flags & kMayFlip);  // a new value: not a copy, not shared
+  s.events = cc.events + 1;
+  // |c~^2 - c^2 + 2 c e_m| <= 2 |c| |d| + (c~ - c)^2, then the product's rounding.
+  const double twice_m = up(2 * m);
+  s.err = up_sum(up_sum(up_mul(twice_m, err_d), up_mul(cc.err, cc.err)), allowance(f, 0.5));
+  const double pdet = up_sum(up_mul(twice_m, pdet_d), up_mul(cc.perr, cc.perr)), sigma = up_mul(twice_m, sigma_d);
+  s.pdet = up_float(std::min(up_sum(up_sum(pdet, up_mul(lambda_, sigma)), allowance(fp, 0.5)), s.err));
+  return with_sigma(s, pdet, sigma, allowance(fp, 0.5));
+}
+
 BoundScalar BoundDomain::smooth_result(const Scalar& s, double pdet, double sigma, double magnitude, double ulps) const {
   // A correctly rounded op's own rounding is mean-zero in the model; a library function's
   // error of more than half an ulp is a plain bound.
@@ -487,7 +528,7 @@ BoundScalar BoundDomain::unknown(std::uint8_t flags) const {
   s.hi = kInf;
   s.err = kInf;
   s.pdet = std::numeric_limits<float>::infinity();
-  s.flags = static_cast<std::uint8_t>((flags & ~(kOpenSum | kBranchGap | kShared | kSharedTerms | kPlainCap)) | kUnbounded);
+  s.flags = static_cast<std::uint8_t>((flags & ~(kOpenSum | kBranchGap | kShared | kSharedTerms | kPlainCap | kCentered)) | kUnbounded);
   if (!(flags & kUnbounded)) note_unbounded();
   return s;
 }
@@ -500,8 +541,35 @@ BoundScalar BoundDomain::log(const Scalar& a) const {
   if (s.err == kInf || !(c.x.lo > 0) || !(pa.lo > 0)) return s;
   return first_order(s, c, source, iv_recip(c.x), iv_recip(pa), mag(iv_log(pa)), profile_.log);  // log' = 1 / x
 }
-BoundScalar BoundDomain::sqrt(const Scalar& a) const { return positive_domain(a, iv_sqrt, profile_.sqrt, true, "sqrt"); }
-BoundScalar BoundDomain::rsqrt(const Scalar& a) const { return positive_domain(a, iv_rsqrt, profile_.rsqrt, false, "rsqrt"); }
+
+// sqrt and rsqrt carry the random part to first order, as log does: sqrt' = rsqrt / 2 and
+// rsqrt' = -rsqrt^3 / 2, both monotone on x > 0 (the operand must stay away from 0 in both tiers).
+namespace {
+Iv half(Iv a) { return {down(0.5 * a.lo), up(0.5 * a.hi)}; }
+Iv sqrt_slope(Iv x) { return half(iv_rsqrt(x)); }
+Iv rsqrt_slope(Iv x) {
+  const Iv r = iv_rsqrt(x);
+  return iv_neg(half(iv_mul(iv_mul(r, r), r)));
+}
+}  // namespace
+
+BoundScalar BoundDomain::sqrt(const Scalar& a) const {
+  const Scalar s = positive_domain(a, iv_sqrt, profile_.sqrt, true, "sqrt");
+  std::int64_t source;
+  const Closed c = operand(a, source);
+  const Iv pa = pwidened(c);
+  if (s.err == kInf || !(c.x.lo > 0) || !(pa.lo > 0)) return s;
+  return first_order(s, c, source, sqrt_slope(c.x), sqrt_slope(pa), mag(iv_sqrt(pa)), profile_.sqrt);
+}
+
+BoundScalar BoundDomain::rsqrt(const Scalar& a) const {
+  const Scalar s = positive_domain(a, iv_rsqrt, profile_.rsqrt, false, "rsqrt");
+  std::int64_t source;
+  const Closed c = operand(a, source);
+  const Iv pa = pwidened(c);
+  if (s.err == kInf || !(c.x.lo > 0) || !(pa.lo > 0)) return s;
+  return first_order(s, c, source, rsqrt_slope(c.x), rsqrt_slope(pa), mag(iv_rsqrt(pa)), profile_.rsqrt);
+}
 
 BoundScalar BoundDomain::tanh(const Scalar& a) const { return unary(a, iv_tanh, profile_.tanh); }
 BoundScalar BoundDomain::logistic(const Scalar& a) const { return unary(a, iv_logistic, profile_.logistic); }
@@ -523,7 +591,7 @@ Tri BoundDomain::compare(CompareDirection d, const Scalar& a, const Scalar& b) c
 
 BoundScalar BoundDomain::opened(const Scalar& v) {
   Scalar s = v;  // a closed value becomes the sum's first term (an exact 0, no term at all)
-  s.flags = static_cast<std::uint8_t>((v.flags & ~(kBranchGap | kPlainCap)) | kOpenSum);
+  s.flags = static_cast<std::uint8_t>((v.flags & ~(kBranchGap | kPlainCap | kCentered)) | kOpenSum);
   s.set_source(0);  // no shared term admitted yet (as_open_sum closed a shared first term)
   const double m = mag({v.lo, v.hi});
   const double sigma = v.st.sigma;
@@ -589,7 +657,7 @@ BoundScalar BoundDomain::from_closed(const Closed& c, std::uint8_t flags, std::u
   s.pdet = up_float(c.pdet);
   s.st = ClosedStat{c.sigma, 0, 0, 0, 0};
   s.events = c.events;
-  s.flags = static_cast<std::uint8_t>((flags & ~(kOpenSum | kBranchGap | kPlainCap)) | (c.err == kInf ? kUnbounded : 0));
+  s.flags = static_cast<std::uint8_t>((flags & ~(kOpenSum | kBranchGap | kPlainCap | kCentered)) | (c.err == kInf ? kUnbounded : 0));
   if (c.perr < c.err && c.perr < up_sum(c.pdet, up_mul(lambda_, c.sigma))) {  // a cap it had
     s.flags |= kPlainCap;
     s.st.lo = up_float(c.perr);
@@ -752,7 +820,7 @@ BoundScalar BoundDomain::select_widened(std::uint8_t pred, const Scalar& on_true
   const auto [lo, hi] = gap_between(widened(t), widened(f));
   const auto [plo, phi] = likely_flip ? gap_between(pwidened(t), pwidened(f)) : std::pair{0.0f, 0.0f};
   if (lo < hi || plo < phi) {
-    s.flags &= static_cast<std::uint8_t>(~kPlainCap);  // the gap takes its place: pdet + lambda sigma bounds it
+    s.flags &= static_cast<std::uint8_t>(~(kPlainCap | kCentered));  // the gap takes its place: pdet + lambda sigma bounds it
     s.st.lo = lo;
     s.st.hi = hi;
     s.st.plo = plo;

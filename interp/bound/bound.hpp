@@ -8,7 +8,7 @@
 //        error is a part bounded by pdet (given the earlier events) plus a mean-zero
 //        sub-Gaussian part with variance proxy sigma^2, which holds within lambda * sigma
 //        but with probability 2 exp(-lambda^2 / 2). Linear steps (sums, +, -, *, negation, a comparison decided
-//        in the statistical tier: relu, select) and the smooth ops exp, log and divide (to
+//        in the statistical tier: relu, select) and the smooth ops exp, log, divide, sqrt and rsqrt (to
 //        first order, below) carry sigma, and so does a max near its kink (below); any
 //        other op turns its operands' perr into a plain bound (pdet = its perr, sigma = 0).
 //
@@ -61,7 +61,7 @@
 // Folds add terms (accumulate, mac); any other op closes the sum first. Terms that are
 // exactly zero (padding) do not count.
 //
-// Smooth ops (exp, log, divide) carry sigma through their first-order term: with x exact
+// Smooth ops (exp, log, divide, sqrt, rsqrt) carry sigma through their first-order term: with x exact
 // and e = x~ - x, f(x~) - f(x) = f'(x) e + (f'(xi) - f'(x)) e for some xi between them, so
 // the random part scales by max |f'| over the exact enclosure and the rest, bounded by the
 // width of f' over the statistically widened operand times perr, joins the plain part (an
@@ -101,6 +101,17 @@
 // stays its own (kPlainCap). Kept only where the plain part shrinks.
 // (The mean is not zero: max is convex; it is a bias, summed linearly.)
 //
+// Centred second moments (batch normalisation's variance: sum_i (x_i - m)^2 with m the mean of
+// the x_i over the same elements, interp/bound/normalizing.hpp): with c_i = x_i - m exact and
+// e_m the float mean's error, the float c~_i = c_i + d_i - e_m, where d_i is x_i's error plus
+// the subtract's rounding, so c~_i^2 - c_i^2 = 2 c_i d_i - 2 c_i e_m + (c~_i - c_i)^2, and
+// sum_i 2 c_i e_m = 2 e_m sum_i c_i = 0 exactly. The mean's error, the same in every term and
+// the largest part of them (a mean of n values is off by about sqrt(n) of their own errors),
+// cancels to first order: each square is bounded as 2 |c| d + (its whole error)^2 + its rounding,
+// a bound that holds for the sum over the group only (the pattern requires that the squares
+// have no other use), and its random part is x's, independent from term to term. The centring
+// subtract records d's bounds (sound, plain, random) in the value (kCentered) for the square.
+//
 // Enclosures are pairs of doubles rounded outward after every operation (exp, log, tanh,
 // logistic, sqrt, rsqrt through MPFR with directed rounding), so they are certified; error
 // bounds are doubles (pdet a float) rounded upward. A value whose float evaluation may
@@ -137,6 +148,7 @@ enum BoundFlag : std::uint8_t {
   kShared = 16,       // its random part holds that of the value numbered `source` (0: unknown)
   kSharedTerms = 32,  // an open sum that admitted shared terms' random parts (shared when closed)
   kPlainCap = 64,     // st.lo holds a tighter statistical bound of this value alone (never with kBranchGap)
+  kCentered = 128,    // a centering subtract's result: st.hi, st.plo, st.phi bound its error less the mean's
 };
 
 /// An open sum's running totals (kOpenSum): round-to-nearest sums of the terms' magnitudes
@@ -150,7 +162,9 @@ struct SumTotals {
 /// branches where no float evaluation lands (sound tier), resp. lands only improbably
 /// (statistical tier); empty when lo >= hi. With kPlainCap instead, lo is the cap: a
 /// statistical bound of the value alone below pdet + lambda sigma (an op's own rounding
-/// kept in the random part for later sums, where a plain bound of it was the narrower).
+/// kept in the random part for later sums, where a plain bound of it was the narrower). With
+/// kCentered (BoundDomain::centering_sub, never with kBranchGap), hi, plo and phi bound its
+/// error less the mean's: sound, plain part, random part.
 /// (The union's default, SumTotals{}, zeroes these bytes too: sigma 0, no gaps.)
 struct ClosedStat {
   double sigma;
@@ -249,6 +263,14 @@ class BoundDomain {
   /// to normalise a value by its own sum, interp/bound/normalizing.hpp): the same value, with
   /// a's share of b's error counted once, as the first order of a / (a + rest).
   Scalar normalized_div(const Scalar& a, const Scalar& b) const;
+  /// x - mean where mean is x's mean over a group (interp/bound/normalizing.hpp): sub, with the
+  /// bounds of the error less the mean's kept for centered_square (the header's "centred
+  /// second moments").
+  Scalar centering_sub(const Scalar& x, const Scalar& mean) const;
+  /// c * c for c from centering_sub whose squares are only summed over the mean's group: a
+  /// bound of the square's error less 2 c e_m, which cancels in that sum (not a bound of the
+  /// square alone). Any other c: mul(c, c).
+  Scalar centered_square(const Scalar& c) const;
   Scalar neg(const Scalar& a) const;
   Scalar abs(const Scalar& a) const;
   Scalar max(const Scalar& a, const Scalar& b) const;

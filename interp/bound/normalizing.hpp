@@ -16,4 +16,15 @@ namespace shlo {
 /// is then the sum of a set of %a's elements that holds %a[i].
 std::unordered_set<const Instruction*> normalizing_divides(const Module& m);
 
+/// Batch normalisation's centred second moment, sum_i (x_i - m)^2 with m the mean of the x_i
+/// (BoundDomain::centering_sub and centered_square): `%c = subtract %x, %m` where %m is
+/// `divide %b, %n`, %b `broadcast_in_dim %s` back to %x's shape, %s `reduce(%x init: zero)
+/// applies add` across dimensions D (the broadcast's dims the others, in order) and %n a splat
+/// constant equal to the number of elements each sum takes; and `%q = multiply %c, %c` whose
+/// one use in the whole function is a reduce of %q from zero that adds across the same D.
+struct CenteredMoments {
+  std::unordered_set<const Instruction*> subtracts, squares;
+};
+CenteredMoments centered_moments(const Module& m);
+
 }  // namespace shlo
