@@ -533,17 +533,17 @@ BoundScalar BoundDomain::unknown(std::uint8_t flags) const {
   return s;
 }
 
-BoundScalar BoundDomain::log(const Scalar& a) const {
-  const Scalar s = positive_domain(a, iv_log, profile_.log, false, "log");
+BoundScalar BoundDomain::smooth_positive(const Scalar& a, Iv (*f)(Iv), Iv (*slope)(Iv), double ulps, bool zero_allowed,
+                                          const char* what) const {
+  const Scalar s = positive_domain(a, f, ulps, zero_allowed, what);
   std::int64_t source;
   const Closed c = operand(a, source);
   const Iv pa = pwidened(c);
   if (s.err == kInf || !(c.x.lo > 0) || !(pa.lo > 0)) return s;
-  return first_order(s, c, source, iv_recip(c.x), iv_recip(pa), mag(iv_log(pa)), profile_.log);  // log' = 1 / x
+  return first_order(s, c, source, slope(c.x), slope(pa), mag(f(pa)), ulps);
 }
 
-// sqrt and rsqrt carry the random part to first order, as log does: sqrt' = rsqrt / 2 and
-// rsqrt' = -rsqrt^3 / 2, both monotone on x > 0 (the operand must stay away from 0 in both tiers).
+// The derivatives, monotone on x > 0: log' = 1 / x, sqrt' = rsqrt / 2, rsqrt' = -rsqrt^3 / 2.
 namespace {
 Iv half(Iv a) { return {down(0.5 * a.lo), up(0.5 * a.hi)}; }
 Iv sqrt_slope(Iv x) { return half(iv_rsqrt(x)); }
@@ -553,23 +553,9 @@ Iv rsqrt_slope(Iv x) {
 }
 }  // namespace
 
-BoundScalar BoundDomain::sqrt(const Scalar& a) const {
-  const Scalar s = positive_domain(a, iv_sqrt, profile_.sqrt, true, "sqrt");
-  std::int64_t source;
-  const Closed c = operand(a, source);
-  const Iv pa = pwidened(c);
-  if (s.err == kInf || !(c.x.lo > 0) || !(pa.lo > 0)) return s;
-  return first_order(s, c, source, sqrt_slope(c.x), sqrt_slope(pa), mag(iv_sqrt(pa)), profile_.sqrt);
-}
-
-BoundScalar BoundDomain::rsqrt(const Scalar& a) const {
-  const Scalar s = positive_domain(a, iv_rsqrt, profile_.rsqrt, false, "rsqrt");
-  std::int64_t source;
-  const Closed c = operand(a, source);
-  const Iv pa = pwidened(c);
-  if (s.err == kInf || !(c.x.lo > 0) || !(pa.lo > 0)) return s;
-  return first_order(s, c, source, rsqrt_slope(c.x), rsqrt_slope(pa), mag(iv_rsqrt(pa)), profile_.rsqrt);
-}
+BoundScalar BoundDomain::log(const Scalar& a) const { return smooth_positive(a, iv_log, iv_recip, profile_.log, false, "log"); }
+BoundScalar BoundDomain::sqrt(const Scalar& a) const { return smooth_positive(a, iv_sqrt, sqrt_slope, profile_.sqrt, true, "sqrt"); }
+BoundScalar BoundDomain::rsqrt(const Scalar& a) const { return smooth_positive(a, iv_rsqrt, rsqrt_slope, profile_.rsqrt, false, "rsqrt"); }
 
 BoundScalar BoundDomain::tanh(const Scalar& a) const { return unary(a, iv_tanh, profile_.tanh); }
 BoundScalar BoundDomain::logistic(const Scalar& a) const { return unary(a, iv_logistic, profile_.logistic); }

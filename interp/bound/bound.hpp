@@ -385,6 +385,9 @@ class BoundDomain {
   static constexpr double kSqrt2Above = 1.4142135623730951;  // the double above sqrt(2)
   Scalar div_generic(const Closed& a, const Closed& b, std::uint8_t flags) const;
   Scalar positive_domain(const Scalar& a, Iv (*f)(Iv), double ulps, bool zero_allowed, const char* what) const;
+  /// positive_domain for a function smooth on x > 0 (log, sqrt, rsqrt), with its first-order
+  /// statistical part from its derivative `slope` (as exp's).
+  Scalar smooth_positive(const Scalar& a, Iv (*f)(Iv), Iv (*slope)(Iv), double ulps, bool zero_allowed, const char* what) const;
   Scalar unknown(std::uint8_t flags) const;  // exact value not known at double precision: anything goes
   Closed close_sum(const Scalar& a) const;
   Scalar from_literal_value(const Literal& lit, const std::string& what) const;
