@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "ast/mlir_parse.hpp"
+#include "interp/run.hpp"
 #include "oracle/float_check.hpp"
 #include "tests/stat_support.hpp"
 #include "tests/support.hpp"
@@ -69,10 +70,12 @@ Draw judge_draw(const Module& m, const Arrays& in, const Route& route) {
 // profile, and how often bf16 outputs also passed as TF32. Draws are left out where even the
 // float32 outputs have NO VERDICT under ieee (`overflowed`: the float evaluation may overflow,
 // as the train steps' softmax may with inputs in [-1, 1)), and from the profile checks where
-// a reduced profile's wider operands reach an overflow (`wide_overflowed`: NO VERDICT there).
+// a reduced profile's wider operands reach an overflow (`wide_overflowed`: NO VERDICT there),
+// and where the uniform draw leaves the program's domain (`outside_domain`: the analysis stops
+// with an error, as at a sqrt of Adam's second moment drawn negative).
 struct Figures {
   double tf32_caught_at = INFINITY, bf16_caught_at = INFINITY, own_worst = 0;
-  int draws = 0, overflowed = 0, wide_overflowed = 0, bf16_passing_tf32 = 0;
+  int draws = 0, overflowed = 0, wide_overflowed = 0, outside_domain = 0, bf16_passing_tf32 = 0;
 };
 
 bool caught(Verdict v) { return v == Verdict::Improbable || v == Verdict::Fail; }
@@ -89,9 +92,16 @@ Figures detection_sweep(const std::string& name, const Module& m, const Route& r
   for (const Range range : kRanges)
     for (std::uint64_t seed : seeds) {
       const Arrays in = random_inputs(m, seed, range.lo, range.hi);
-      const Draw d = judge_draw(m, in, route);
-      INFO(name << " inputs in [" << range.lo << ", " << range.hi << "), seed " << seed);
       ++f.draws;
+      Draw d{};
+      try {
+        d = judge_draw(m, in, route);
+      } catch (const RunError& e) {
+        WARN(name << " inputs in [" << range.lo << ", " << range.hi << "), seed " << seed << ": " << e.what());
+        ++f.outside_domain;
+        continue;
+      }
+      INFO(name << " inputs in [" << range.lo << ", " << range.hi << "), seed " << seed);
       if (d.verdict[0][2] == Verdict::NoVerdict) {
         ++f.overflowed;
         continue;
@@ -130,9 +140,9 @@ Figures detection_sweep(const std::string& name, const Module& m, const Route& r
       }
       f.bf16_passing_tf32 += d.verdict[1][1] == Verdict::Pass;
     }
-  CHECK(f.overflowed + f.wide_overflowed < f.draws);  // some draws judged in full
+  CHECK(f.overflowed + f.wide_overflowed + f.outside_domain < f.draws);  // some draws judged in full
   WARN(name << ": " << f.draws << " draws, " << f.overflowed << " NO VERDICT in float32 under ieee, " << f.wide_overflowed
-            << " NO VERDICT under a reduced profile; under ieee TF32 outputs at >= " << f.tf32_caught_at << " and bf16 at >= "
+            << " NO VERDICT under a reduced profile, " << f.outside_domain << " outside the program's domain; under ieee TF32 outputs at >= " << f.tf32_caught_at << " and bf16 at >= "
             << f.bf16_caught_at << " of the statistical bound; under their own profile at most " << f.own_worst
             << "; bf16 outputs passing as tf32 in " << f.bf16_passing_tf32);
   return f;
