@@ -1,7 +1,8 @@
-// Divides that normalise a value by its own sum (softmax's `exp(x) / broadcast(sum(exp(x)))`),
-// found in the program's text so that the bound analysis can use what it knows of them: the
-// divisor's error holds the numerator's own error as one of its terms (interp/bound/bound.hpp,
-// BoundDomain::normalized_div).
+// Normalisations found in the program's text, so that the bound analysis can use what it knows
+// of them (interp/bound/bound.hpp): divides of a value by its own sum (softmax's
+// `exp(x) / broadcast(sum(exp(x)))`), where the divisor's error holds the numerator's own error
+// as one of its terms (BoundDomain::normalized_div); and batch or layer norms' centred second
+// moments, where the mean's error cancels (BoundDomain::centering_sub, centered_square).
 #pragma once
 
 #include <unordered_set>
