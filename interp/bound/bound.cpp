@@ -159,7 +159,7 @@ BoundScalar BoundDomain::result(Iv x, Iv r, Iv rp, double ulps, std::uint8_t fla
   Scalar s;
   s.lo = x.lo;
   s.hi = x.hi;
-  s.flags = static_cast<std::uint8_t>(flags & ~(kOpenSum | kBranchGap | kShared | kSharedTerms | kPlainCap | kCentered));  // a new value: not a copy
+  s.flags = static_cast<std::uint8_t>(flags & ~(kOpenSum | kShared | kSharedTerms | kStatBytes));  // a new value: not a copy
   s.events = events + 1;  // the operands' statistical bounds used as plain bounds: an event
   if (x.lo == x.hi && r.lo == r.hi && x.lo == r.lo && std::isinf(x.lo)) return s;  // an exact infinity (max-pool padding) stays exact
   // One tier's bound from the image of the widened operands: infinite when that image is, or
@@ -528,7 +528,7 @@ BoundScalar BoundDomain::unknown(std::uint8_t flags) const {
   s.hi = kInf;
   s.err = kInf;
   s.pdet = std::numeric_limits<float>::infinity();
-  s.flags = static_cast<std::uint8_t>((flags & ~(kOpenSum | kBranchGap | kShared | kSharedTerms | kPlainCap | kCentered)) | kUnbounded);
+  s.flags = static_cast<std::uint8_t>((flags & ~(kOpenSum | kShared | kSharedTerms | kStatBytes)) | kUnbounded);
   if (!(flags & kUnbounded)) note_unbounded();
   return s;
 }
@@ -577,7 +577,7 @@ Tri BoundDomain::compare(CompareDirection d, const Scalar& a, const Scalar& b) c
 
 BoundScalar BoundDomain::opened(const Scalar& v) {
   Scalar s = v;  // a closed value becomes the sum's first term (an exact 0, no term at all)
-  s.flags = static_cast<std::uint8_t>((v.flags & ~(kBranchGap | kPlainCap | kCentered)) | kOpenSum);
+  s.flags = static_cast<std::uint8_t>((v.flags & ~kStatBytes) | kOpenSum);
   s.set_source(0);  // no shared term admitted yet (as_open_sum closed a shared first term)
   const double m = mag({v.lo, v.hi});
   const double sigma = v.st.sigma;
@@ -643,7 +643,7 @@ BoundScalar BoundDomain::from_closed(const Closed& c, std::uint8_t flags, std::u
   s.pdet = up_float(c.pdet);
   s.st = ClosedStat{c.sigma, 0, 0, 0, 0};
   s.events = c.events;
-  s.flags = static_cast<std::uint8_t>((flags & ~(kOpenSum | kBranchGap | kPlainCap | kCentered)) | (c.err == kInf ? kUnbounded : 0));
+  s.flags = static_cast<std::uint8_t>((flags & ~(kOpenSum | kStatBytes)) | (c.err == kInf ? kUnbounded : 0));
   if (c.perr < c.err && c.perr < up_sum(c.pdet, up_mul(lambda_, c.sigma))) {  // a cap it had
     s.flags |= kPlainCap;
     s.st.lo = up_float(c.perr);
@@ -806,7 +806,7 @@ BoundScalar BoundDomain::select_widened(std::uint8_t pred, const Scalar& on_true
   const auto [lo, hi] = gap_between(widened(t), widened(f));
   const auto [plo, phi] = likely_flip ? gap_between(pwidened(t), pwidened(f)) : std::pair{0.0f, 0.0f};
   if (lo < hi || plo < phi) {
-    s.flags &= static_cast<std::uint8_t>(~(kPlainCap | kCentered));  // the gap takes its place: pdet + lambda sigma bounds it
+    s.flags &= static_cast<std::uint8_t>(~kStatBytes);  // the gap takes the stat bytes; pdet + lambda sigma bounds the value
     s.st.lo = lo;
     s.st.hi = hi;
     s.st.plo = plo;

@@ -149,6 +149,9 @@ enum BoundFlag : std::uint8_t {
   kSharedTerms = 32,  // an open sum that admitted shared terms' random parts (shared when closed)
   kPlainCap = 64,     // st.lo holds a tighter statistical bound of this value alone (never with kBranchGap)
   kCentered = 128,    // a centering subtract's result: st.hi, st.plo, st.phi bound its error less the mean's
+  /// The flags whose data lives in ClosedStat's floats: a new value, an open sum and a value
+  /// rebuilt from closed parts drop them.
+  kStatBytes = kBranchGap | kPlainCap | kCentered,
 };
 
 /// An open sum's running totals (kOpenSum): round-to-nearest sums of the terms' magnitudes

@@ -89,28 +89,18 @@ bool sums_from_zero(const Definitions& defined, const Instruction& reduce, const
 std::unordered_set<const Instruction*> normalizing_divides(const Module& m) {
   std::unordered_set<const Instruction*> out;
   for (const Function& f : m.functions) {
-    std::unordered_map<std::string, const Instruction*> defined;
-    for (const BodyItem& item : f.body)
-      if (const auto* inst = std::get_if<Instruction>(&item)) defined.emplace(inst->result, inst);
-    auto definition = [&](const std::string& name, Op op) -> const Instruction* {
-      const auto it = defined.find(name);
-      return it != defined.end() && it->second->op == op && it->second->result_types.empty() ? it->second : nullptr;
-    };
+    const Definitions defined = definitions(f);
     for (const auto& [name, divide] : defined) {
       if (divide->op != Op::Divide || divide->operands.size() != 2 || !is_float(divide->result_type.element)) continue;
       const std::string& numerator = divide->operands[0];
-      const Instruction* broadcast = definition(divide->operands[1], Op::BroadcastInDim);
+      const Instruction* broadcast = definition(defined, divide->operands[1], Op::BroadcastInDim);
       if (!broadcast || broadcast->operands.size() != 1) continue;
-      const Instruction* reduce = definition(broadcast->operands[0], Op::Reduce);
+      const Instruction* reduce = definition(defined, broadcast->operands[0], Op::Reduce);
       if (!reduce || reduce->operands.size() != 2 || reduce->operands[0] != numerator || !sums(*reduce)) continue;
       // The broadcast puts the reduce's kept dimensions back where they were, in order.
       const auto& shape = divide->result_type.shape;
       if (reduce->operand_types.empty() || reduce->operand_types[0].shape != shape || broadcast->result_type.shape != shape) continue;
-      std::vector<std::int64_t> kept;
-      const auto& reduced = reduce->attributes.dimensions;
-      for (std::int64_t d = 0; d < static_cast<std::int64_t>(shape.size()); ++d)
-        if (std::find(reduced.begin(), reduced.end(), d) == reduced.end()) kept.push_back(d);
-      if (broadcast->attributes.dimensions == kept) out.insert(divide);
+      if (broadcast->attributes.dimensions == kept_dimensions(shape, reduce->attributes.dimensions)) out.insert(divide);
     }
   }
   return out;
