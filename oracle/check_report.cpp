@@ -1,4 +1,5 @@
 // How a CheckReport is shown: a table for the terminal, JSON for programs, HTML for people.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -96,21 +97,32 @@ std::vector<std::string> explanations(const CheckReport& r) {
       lines.push_back(who + ": " + std::to_string(o.improbable) + " element(s) outside the statistical bound (worst at " +
                       index_string(o.shape, o.worst_pflat) + "); rounding alone puts them there with probability <= " +
                       fmt("%.2g", o.improbable_probability));
+    if (o.statistical_only)
+      lines.push_back(who + ": " + std::to_string(o.statistical_only) +
+                      " element(s) with no finite sound bound (the float evaluation may overflow under it), judged by the "
+                      "statistical tier alone");
     if (o.unbounded)
-      lines.push_back(who + ": " + std::to_string(o.unbounded) + " element(s) with an infinite bound, NO VERDICT; first at " +
+      lines.push_back(who + ": " + std::to_string(o.unbounded) + " element(s) with both bounds infinite, NO VERDICT; first at " +
                       index_string(o.shape, o.first_unbounded_flat) + ": exact " +
                       (std::isfinite(o.unbounded_exact) ? fmt("%.9g", o.unbounded_exact) : std::string("not enclosed at double precision")) +
                       ", float " + fmt("%.9g", o.unbounded_float));
   }
-  if (!r.first_unbounded.empty()) lines.push_back("the bound first became infinite at " + r.first_unbounded);
+  if (!r.first_unbounded.empty()) lines.push_back("the sound bound first became infinite at " + r.first_unbounded);
+  const bool statistical_only =
+      std::any_of(r.outputs.begin(), r.outputs.end(), [](const OutputCheck& o) { return o.statistical_only > 0; });
   lines.push_back("consistent with profiles: " + profiles_text(r));
   switch (r.verdict()) {
-    case Verdict::Pass: lines.push_back("PASS: every element lies within its sound and its statistical bound"); break;
+    case Verdict::Pass:
+      lines.push_back(statistical_only ? "PASS: every element lies within its statistical bound, and within its sound bound where that is finite"
+                                       : "PASS: every element lies within its sound and its statistical bound");
+      break;
     case Verdict::Fail: lines.push_back("FAIL: elements outside their sound bound cannot be rounding"); break;
     case Verdict::Improbable:
       lines.push_back("IMPROBABLE: elements outside their statistical bound: a bug unless rounding behaved far worse than random");
       break;
-    case Verdict::NoVerdict: lines.push_back("NO VERDICT: elements whose bound is infinite (the float evaluation may overflow) are not checked"); break;
+    case Verdict::NoVerdict:
+      lines.push_back("NO VERDICT: elements whose bounds are both infinite (the float evaluation may overflow) are not checked");
+      break;
   }
   return lines;
 }
@@ -190,6 +202,7 @@ std::string format_json(const CheckReport& r) {
     if (o.improbable) e["improbable_probability"] = o.improbable_probability;
     e["branch_may_flip"] = o.flips;
     e["unbounded"] = o.unbounded;
+    e["statistical_only"] = o.statistical_only;
     if (o.unbounded)
       e["first_unbounded"] = {{"index", unravel(o.shape, o.first_unbounded_flat)}, {"exact", num(o.unbounded_exact)},
                               {"float", num(o.unbounded_float)}};
@@ -218,7 +231,8 @@ std::string format_html(const CheckReport& r) {
        "float32 evaluation allows (every summation order): that is never rounding. <b>Statistical</b>: an element is IMPROBABLE "
        "when it lies outside the bound that holds, for the whole check, with probability at least 1 - " +
        fmt("%.2g", r.delta) + " when rounding errors behave as independent mean-zero random variables (lambda " + fmt("%.3g", r.lambda) +
-       "). An element whose sound bound is infinite gets NO VERDICT.</p>\n<ul>";
+       "). An element whose sound bound is infinite (its float evaluation may overflow under it) is judged by the statistical "
+       "tier alone, and gets NO VERDICT where that bound is infinite too.</p>\n<ul>";
   for (const auto& l : explanations(r)) s += "<li>" + html_escape(l) + "</li>";
   s += "</ul>\n<table><tr><th>output</th><th>replica</th><th>shape</th><th>max abs</th><th>max rel</th><th>max ulps</th>"
        "<th>median error/bound</th><th>worst error/bound</th><th>at</th><th>median error/statistical</th>"

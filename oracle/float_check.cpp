@@ -176,6 +176,7 @@ std::vector<OutputCheck> judge_outputs(const Module& m, const BoundDomain& d, co
           const double risk = s.flags & kMayFlip ? whole_risk : std::min(whole_risk, (s.events + 1) * d.event_risk());
           o.improbable_probability = std::min(o.improbable_probability, risk);
         }
+        o.statistical_only += v.statistical_only;
         if (v.unbounded) {
           ++o.unbounded;
           if (o.first_unbounded_flat < 0) {
@@ -265,7 +266,7 @@ ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, doub
     v.error = v.ulps = kInf;
     v.over = bound != kInf;
     v.improbable = !v.over && pbound != kInf;
-    v.unbounded = bound == kInf && !v.improbable;
+    v.unbounded = bound == kInf && pbound == kInf;
     v.ratio = v.over ? kInf : 0;
     v.pratio = v.over || v.improbable ? kInf : 0;
     return v;
@@ -280,7 +281,10 @@ ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, doub
   }
   v.over = v.ratio > 1;
   v.improbable = !v.over && v.pratio > 1;
-  v.unbounded = bound == kInf && !v.improbable;
+  // Where the sound tier has no bound (its float evaluation may overflow), the statistical tier
+  // still judges while its own bound is finite; only where both are infinite is there no verdict.
+  v.unbounded = bound == kInf && pbound == kInf && !v.improbable;
+  v.statistical_only = bound == kInf && pbound != kInf && !v.improbable;
   return v;
 }
 

@@ -35,7 +35,10 @@ struct ElementVerdict {
   double ulps = 0;    // error in float32 ulps of the exact value
   bool over = false;        // outside the sound bound: impossible for a float evaluation under the profile
   bool improbable = false;  // inside the sound bound, outside the statistical one
-  bool unbounded = false;   // the sound bound is infinite and the statistical tier did not object: no verdict
+  bool unbounded = false;   // both bounds are infinite (the float evaluation may overflow): no verdict
+  /// The sound bound is infinite, the statistical one finite and not exceeded: a PASS that rests
+  /// on the statistical tier alone.
+  bool statistical_only = false;
   Verdict verdict() const;
 };
 ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& s, double y);
@@ -58,6 +61,7 @@ struct OutputCheck {
   double worst_pratio = 0, median_pratio = 0;  // error / statistical bound
   std::int64_t worst_flat = -1, worst_pflat = -1;  // elements of the worst ratios (-1: none)
   std::int64_t over = 0, improbable = 0, flips = 0, unbounded = 0, nonfinite = 0;
+  std::int64_t statistical_only = 0;  // elements judged by the statistical tier alone (ElementVerdict)
   /// IMPROBABLE: the probability that rounding alone put every improbable element where it is
   /// (each needs its own bound to have failed: the smallest of their failure probabilities).
   double improbable_probability = 1;

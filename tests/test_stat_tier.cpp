@@ -188,7 +188,7 @@ TEST_CASE("stat tier: a select that may flip keeps both branches and a value bet
   CHECK(judge_element(d, r[1], 0).verdict() == Verdict::Fail);  // control: no flip, the one branch
 }
 
-TEST_CASE("honest verdicts: an element whose bound is infinite is NO VERDICT (never PASS) and names the op", "[bound][stat]") {
+TEST_CASE("honest verdicts: an element whose bounds are both infinite is NO VERDICT (never PASS) and names the op", "[bound][stat]") {
   const Module m = parse_module(R"(module @m {
   func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
     %e = stablehlo.exponential %x : tensor<2xf32>

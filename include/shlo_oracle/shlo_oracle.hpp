@@ -183,6 +183,7 @@ struct CheckRow {
   double worst_pratio = 0;  // error / statistical bound (over 1: IMPROBABLE)
   std::int64_t over = 0, improbable = 0, flips = 0, unbounded = 0;
   double improbable_probability = 1;
+  std::int64_t statistical_only = 0;  // elements with no finite sound bound, judged by the statistical tier alone
   Verdict verdict = Verdict::Pass;
   std::string line;  // this row as `shlo check` prints it in its table
 };

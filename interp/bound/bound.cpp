@@ -472,7 +472,7 @@ BoundScalar BoundDomain::max(const Scalar& a, const Scalar& b) const {
 }
 
 BoundScalar BoundDomain::max_near_kink(Scalar s, const Scalar& a, const Scalar& b) const {
-  if (s.err == 0 || !(s.err < kInf)) return s;
+  if (s.err == 0 || !std::isfinite(s.pdet)) return s;  // (a sound infinity alone does not stop the statistical tier)
   const auto [ca, cb, source] = operands(a, b);
   if (ca.sigma == 0 && cb.sigma == 0) return s;
   // The header's "near a kink": the plain parts move the result by at most the larger; the
@@ -539,7 +539,7 @@ BoundScalar BoundDomain::smooth_positive(const Scalar& a, Iv (*f)(Iv), Iv (*slop
   std::int64_t source;
   const Closed c = operand(a, source);
   const Iv pa = pwidened(c);
-  if (s.err == kInf || !(c.x.lo > 0) || !(pa.lo > 0)) return s;
+  if (!std::isfinite(s.pdet) || !(c.x.lo > 0) || !(pa.lo > 0)) return s;
   return first_order(s, c, source, slope(c.x), slope(pa), mag(f(pa)), ulps);
 }
 
@@ -601,14 +601,20 @@ BoundDomain::Closed BoundDomain::close_sum(const Scalar& a) const {
   Closed out{{down(a.lo - widen), up(a.hi + widen)}, 0, 0, 0, 0, up_float(a.events * float_sums) + (a.terms >= 1 ? 1.0f : 0.0f)};
   // A term 0 * inf, or infinities of both signs, leave no real sum: the whole line encloses it.
   if (!(out.x.lo <= out.x.hi)) out.x = {-kInf, kInf};
-  if (a.flags & kUnbounded || !std::isfinite(a.sum.magsum) || !std::isfinite(a.err)) {
+  // A term whose sound bound is infinite (its float value may overflow) leaves the sum's sound
+  // bound infinite; the statistical tier reads only the terms' exact magnitudes and their
+  // statistical parts, so it carries on while those are finite (the header's "unbounded").
+  const bool sound_unbounded = a.flags & kUnbounded || !std::isfinite(a.sum.magsum) || !std::isfinite(a.err);
+  const bool stat_finite = std::isfinite(out.x.lo) && std::isfinite(out.x.hi) && std::isfinite(a.sum.abssum) &&
+                           std::isfinite(a.pdet) && std::isfinite(a.sum.variance);
+  if (sound_unbounded && !stat_finite) {
     out.err = out.pdet = out.perr = kInf;
     return out;
   }
   const double flush = profile_.flush_to_zero ? a.terms * 0x1p-126 : 0;  // a partial sum flushed to zero
   const double gamma = gamma_f32(a.terms > 0 ? a.terms - 1 : 0);
-  const double magsum = up_mul(a.sum.magsum, 1 + c);
-  out.err = up_sum(up_sum(up_mul(a.err, 1 + c), up_mul(gamma, magsum)), flush);
+  const double magsum = sound_unbounded ? kInf : up_mul(a.sum.magsum, 1 + c);
+  out.err = sound_unbounded ? kInf : up_sum(up_sum(up_mul(a.err, 1 + c), up_mul(gamma, magsum)), flush);
   if (up(mag(out.x) + out.err) > kFloatMax) out.err = kInf;
   // The statistical tier: Azuma-Hoeffding over the sum's steps (see the header).
   // Every partial sum, in any order, of the computed terms t~ is at most the larger of their
@@ -626,11 +632,19 @@ BoundDomain::Closed BoundDomain::close_sum(const Scalar& a) const {
   const double pterm_sum = up_sum(mag(out.x), gap(pmag, down(a.sum.abssum * (1 - c))));
   const double plarger_part = std::min(pmag, up(0.5 * up_sum(pmag, pterm_sum)));
   const double ppartial = up_sum(plarger_part, up_mul(gamma, pmag));
-  const double step = std::min(partial, ppartial);
+  const double step = sound_unbounded ? ppartial : std::min(partial, ppartial);
   const double additions = a.terms > 1 ? up_mul(0x1p-48, up_mul(n - 1, up_mul(step, step))) : 0;
   const double variance = up_sum(additions, up_mul(a.sum.variance, 1 + c));
   out.sigma = up(std::sqrt(variance));
-  out.perr = std::min(out.err, up_sum(out.pdet, up_mul(lambda_, out.sigma)));
+  // A partial sum beyond the float range may overflow in some order, though the whole sum fits:
+  // `partial` bounds them all, `step` all but improbably.
+  if (partial > kFloatMax) out.err = kInf;
+  if (step > kFloatMax) {
+    out.pdet = out.perr = kInf;
+    out.sigma = 0;
+  } else {
+    out.perr = std::min(out.err, up_sum(out.pdet, up_mul(lambda_, out.sigma)));
+  }
   if (out.err == kInf) note_unbounded();
   return out;
 }

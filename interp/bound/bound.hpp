@@ -116,7 +116,12 @@
 // logistic, sqrt, rsqrt through MPFR with directed rounding), so they are certified; error
 // bounds are doubles (pdet a float) rounded upward. A value whose float evaluation may
 // overflow, divide by a range containing zero, or leave a function's domain is "unbounded"
-// (bound = inf); the domain records that it made one (made_unbounded()).
+// (bound = inf); the domain records that it made one (made_unbounded()). Each tier decides
+// that on its own widened operands, and the statistical tier reads only exact enclosures and
+// statistical parts, so it carries on past a sound infinity (an exp whose operand's sound
+// bound reaches the overflow threshold while its statistical bound stays below it, and every
+// op and sum after it) for as long as its own bound stays finite. A sum whose partial sums may
+// leave the float range (their bound beyond it, in some order) is unbounded in that tier.
 #pragma once
 
 #include <algorithm>
