@@ -37,7 +37,7 @@ struct ElementVerdict {
   bool improbable = false;  // inside the sound bound, outside the statistical one
   bool unbounded = false;   // both bounds are infinite (the float evaluation may overflow): no verdict
   /// The sound bound is infinite, the statistical one finite and not exceeded: a PASS that rests
-  /// on the statistical tier alone.
+  /// on the statistical tier alone (never under tf32 or bf16: judge_element says why).
   bool statistical_only = false;
   Verdict verdict() const;
 };

@@ -168,3 +168,24 @@ TEST_CASE("sums: partial sums that may leave the float range leave the bound inf
   CHECK(check(m, fits, {f32_array({}, {1e38f})}).verdict() == Verdict::Pass);
   CHECK(check(m, fits, {f32_array({}, {inf})}).verdict() == Verdict::Fail);
 }
+
+TEST_CASE("stat tier past a sound infinity: judged alone under ieee and cuda, not under the reduced-operand profiles",
+          "[bound][stat]") {
+  // 1 +- inf soundly, +- 2^-20 statistically, as past an exp that may overflow.
+  for (const char* profile : {"ieee", "cuda", "tf32", "bf16"}) {
+    const BoundDomain d(float_profile(profile));
+    BoundScalar x;
+    x.lo = x.hi = 1;
+    x.err = kInf;
+    x.pdet = 0x1p-20f;
+    x.flags = kUnbounded;
+    const bool alone = std::string(profile) == "ieee" || std::string(profile) == "cuda";
+    INFO(profile);
+    const ElementVerdict near = judge_element(d, x, 1 + 0x1p-21);
+    const ElementVerdict far = judge_element(d, x, 1 + 0x1p-18);
+    CHECK(near.verdict() == (alone ? Verdict::Pass : Verdict::NoVerdict));
+    CHECK(near.statistical_only == alone);
+    CHECK(far.verdict() == (alone ? Verdict::Improbable : Verdict::NoVerdict));
+    CHECK_FALSE(far.over);
+  }
+}
