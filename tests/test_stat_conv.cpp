@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <set>
 #include <sstream>
 
 #include "ast/mlir_parse.hpp"
@@ -72,13 +73,38 @@ Draw judge_draw(const Module& m, const Arrays& in, const Route& route) {
 // as the train steps' softmax may with inputs in [-1, 1)), and from the profile checks where
 // a reduced profile's wider operands reach an overflow (`wide_overflowed`: NO VERDICT there),
 // and where the uniform draw leaves the program's domain (`outside_domain`: the analysis stops
-// with an error, as at a sqrt of Adam's second moment drawn negative).
+// with an error; Adam's second moments, which would, are drawn nonnegative).
 struct Figures {
   double tf32_caught_at = INFINITY, bf16_caught_at = INFINITY, own_worst = 0;
   int draws = 0, overflowed = 0, wide_overflowed = 0, outside_domain = 0, bf16_passing_tf32 = 0;
 };
 
 bool caught(Verdict v) { return v == Verdict::Improbable || v == Verdict::Fail; }
+
+// The printer's Adam steps take each parameter P with its first and second moments, named P + "m"
+// and P + "v", and their hyperparameters (betas and their complements, bias corrections, learning
+// rate, epsilon) as scalar arguments. A second moment is a running mean of squares and the
+// hyperparameters on its path are positive, so a uniform draw of both signs makes the step's
+// sqrt leave its domain. In a program with such moments (P, P + "m" and P + "v" all arguments)
+// the second moments and the scalar arguments are drawn as |x|. Returns how many arguments.
+int second_moments_nonnegative(const Module& m, Arrays& in) {
+  std::set<std::string> names;
+  for (const auto& a : m.function().arguments) names.insert(a.name);
+  auto second_moment = [&](const std::string& name) {
+    if (name.size() < 3 || name.back() != 'v') return false;
+    const std::string parameter = name.substr(0, name.size() - 1);
+    return names.count(parameter) && names.count(parameter + "m");
+  };
+  const auto& args = m.function().arguments;
+  if (std::none_of(args.begin(), args.end(), [&](const Argument& a) { return second_moment(a.name); })) return 0;
+  int made = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (!second_moment(args[i].name) && !args[i].type.shape.empty()) continue;
+    for (float& x : std::get<std::vector<float>>(in[i].data)) x = std::fabs(x);
+    ++made;
+  }
+  return made;
+}
 
 // Every draw (3 ranges x `seeds`) of `name`: TF32 and bf16 outputs IMPROBABLE or FAIL under
 // ieee and never under their own profile; where no profile is NO VERDICT, TF32 outputs PASS
@@ -91,7 +117,8 @@ Figures detection_sweep(const std::string& name, const Module& m, const Route& r
   Figures f;
   for (const Range range : kRanges)
     for (std::uint64_t seed : seeds) {
-      const Arrays in = random_inputs(m, seed, range.lo, range.hi);
+      Arrays in = random_inputs(m, seed, range.lo, range.hi);
+      second_moments_nonnegative(m, in);
       ++f.draws;
       Draw d{};
       try {
@@ -274,4 +301,34 @@ TEST_CASE("stat conv: TF32 and bf16 on the printer's programs at full size", "[.
     if (text.empty()) continue;
     detection_sweep(name + " (text route)", parse_module(text, name + ".mlir"), text_route(text), {1}, false);
   }
+}
+
+TEST_CASE("stat conv: the sweep draws an Adam step's second moments (P, Pm, Pv all arguments) and its scalars nonnegative, nothing else",
+          "[stat][conv]") {
+  const Module m = parse_module(R"(module @m {
+  func.func @f(%W: tensor<4xf32>, %Wm: tensor<4xf32>, %Wv: tensor<4xf32>, %av: tensor<4xf32>, %x: tensor<4xf32>, %b2: tensor<f32>) -> tensor<4xf32> {
+    return %W : tensor<4xf32>
+  }
+})",
+                                "adam_names.mlir");
+  Arrays in = random_inputs(m, 5, -1, 1);
+  const Arrays before = in;
+  CHECK(second_moments_nonnegative(m, in) == 2);
+  for (std::size_t i = 0; i < in.size(); ++i)
+    for (std::size_t k = 0; k < data(in[i]).size(); ++k) {
+      const float was = data(before[i])[k], now = data(in[i])[k];
+      CHECK(now == (i == 2 || i == 5 ? std::fabs(was) : was));  // %Wv and the scalar; %av has no %a, %am
+    }
+  bool some_negative = false;  // control: the draw had negative second moments to fix
+  for (float x : data(before[2])) some_negative |= x < 0;
+  CHECK(some_negative);
+  // Control: without moments, nothing changes (the scalar too).
+  const Module plain = parse_module(R"(module @m {
+  func.func @f(%W: tensor<4xf32>, %lr: tensor<f32>) -> tensor<4xf32> {
+    return %W : tensor<4xf32>
+  }
+})",
+                                    "sgd_names.mlir");
+  Arrays p = random_inputs(plain, 5, -1, 1);
+  CHECK(second_moments_nonnegative(plain, p) == 0);
 }
