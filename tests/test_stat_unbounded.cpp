@@ -22,6 +22,16 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// 1 +- inf soundly, +- pdet statistically (a plain part): a value past an exp that may overflow.
+BoundScalar past_overflow(float pdet) {
+  BoundScalar x;
+  x.lo = x.hi = 1;
+  x.err = kInf;
+  x.pdet = pdet;
+  x.flags = kUnbounded;
+  return x;
+}
+
 CheckReport check(const Module& m, const Arrays& inputs, const Arrays& outputs) {
   return check_float_outputs(m, float_profile("ieee"), {inputs}, {outputs}, 1, {}, CheckOptions{});
 }
@@ -84,12 +94,8 @@ ExpOfDots exp_of_dots(double target) {
 TEST_CASE("stat tier past a sound infinity: a sum of a term whose sound bound is infinite keeps its statistical bound",
           "[bound][stat]") {
   const BoundDomain d(float_profile("ieee"));
-  BoundScalar x;  // 1 +- inf soundly, +- 2^-20 statistically (a plain part): an exp that may overflow
-  x.lo = x.hi = 1;
-  x.err = kInf;
-  x.pdet = 0x1p-20f;
-  x.flags = kUnbounded;
-  BoundScalar y = d.from_double(2);  // exact
+  BoundScalar x = past_overflow(0x1p-20f);
+  const BoundScalar y = d.from_double(2);  // exact
   const BoundScalar sum = d.closed(d.accumulate(d.accumulate(d.from_double(0), x), y));
   CHECK(d.bound(sum) == kInf);
   CHECK(d.enclosure(sum).lo == Approx(3));
@@ -97,7 +103,7 @@ TEST_CASE("stat tier past a sound infinity: a sum of a term whose sound bound is
   CHECK(d.pbound(sum) >= 0x1p-20);
   CHECK(d.pbound(sum) <= 0x1p-20 + d.lambda() * 4 * 0x1p-24);
   // Control: the statistical part infinite too, then so is the sum's.
-  x.pdet = std::numeric_limits<float>::infinity();
+  x = past_overflow(std::numeric_limits<float>::infinity());
   const BoundScalar none = d.closed(d.accumulate(d.accumulate(d.from_double(0), x), y));
   CHECK(d.pbound(none) == kInf);
   CHECK(d.bound(none) == kInf);
@@ -171,14 +177,9 @@ TEST_CASE("sums: partial sums that may leave the float range leave the bound inf
 
 TEST_CASE("stat tier past a sound infinity: judged alone under ieee and cuda, not under the reduced-operand profiles",
           "[bound][stat]") {
-  // 1 +- inf soundly, +- 2^-20 statistically, as past an exp that may overflow.
   for (const char* profile : {"ieee", "cuda", "tf32", "bf16"}) {
     const BoundDomain d(float_profile(profile));
-    BoundScalar x;
-    x.lo = x.hi = 1;
-    x.err = kInf;
-    x.pdet = 0x1p-20f;
-    x.flags = kUnbounded;
+    const BoundScalar x = past_overflow(0x1p-20f);
     const bool alone = std::string(profile) == "ieee" || std::string(profile) == "cuda";
     INFO(profile);
     const ElementVerdict near = judge_element(d, x, 1 + 0x1p-21);

@@ -613,7 +613,7 @@ BoundDomain::Closed BoundDomain::close_sum(const Scalar& a) const {
   }
   const double flush = profile_.flush_to_zero ? a.terms * 0x1p-126 : 0;  // a partial sum flushed to zero
   const double gamma = gamma_f32(a.terms > 0 ? a.terms - 1 : 0);
-  const double magsum = sound_unbounded ? kInf : up_mul(a.sum.magsum, 1 + c);
+  const double magsum = up_mul(a.sum.magsum, 1 + c);
   out.err = sound_unbounded ? kInf : up_sum(up_sum(up_mul(a.err, 1 + c), up_mul(gamma, magsum)), flush);
   if (up(mag(out.x) + out.err) > kFloatMax) out.err = kInf;
   // The statistical tier: Azuma-Hoeffding over the sum's steps (see the header).
@@ -623,7 +623,7 @@ BoundDomain::Closed BoundDomain::close_sum(const Scalar& a) const {
   // the terms' errors. For terms of both signs about half of sum |t~|.
   const double term_sum = up_sum(mag(out.x), up_mul(a.err, 1 + c));  // bounds |sum t~|
   const double larger_part = std::min(magsum, up(0.5 * up_sum(magsum, term_sum)));
-  const double partial = up_sum(larger_part, up_mul(gamma, magsum));
+  const double partial = sound_unbounded ? kInf : up_sum(larger_part, up_mul(gamma, magsum));
   // The same from the terms' statistical bounds (the header): sum |t~| within pmag, and
   // sum |t~ - t| within pmag less sum |t|.
   out.pdet = up_sum(up_mul(a.pdet, float_sums * (1 + c)), flush);
@@ -632,7 +632,7 @@ BoundDomain::Closed BoundDomain::close_sum(const Scalar& a) const {
   const double pterm_sum = up_sum(mag(out.x), gap(pmag, down(a.sum.abssum * (1 - c))));
   const double plarger_part = std::min(pmag, up(0.5 * up_sum(pmag, pterm_sum)));
   const double ppartial = up_sum(plarger_part, up_mul(gamma, pmag));
-  const double step = sound_unbounded ? ppartial : std::min(partial, ppartial);
+  const double step = std::min(partial, ppartial);
   const double additions = a.terms > 1 ? up_mul(0x1p-48, up_mul(n - 1, up_mul(step, step))) : 0;
   const double variance = up_sum(additions, up_mul(a.sum.variance, 1 + c));
   out.sigma = up(std::sqrt(variance));
