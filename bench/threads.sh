@@ -14,7 +14,9 @@
 # the share of its CPU time outside loops that split over the threads, which bounds the
 # speed-up on 2 threads at 2 / (1 + fraction); it holds on a loaded machine too.
 # OpenMP's settings pass through: OMP_WAIT_POLICY=passive keeps waiting threads from spinning
-# (less user time with 2 threads; on a loaded machine, much less wall time too).
+# (less user time with 2 threads; on a loaded machine, much less wall time too). So does
+# GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (the heap on transparent huge pages: far fewer page
+# faults, which on a virtual machine can be most of the system time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 artifacts=${ARTIFACTS:-../shared/artifacts/lean4-mlir}

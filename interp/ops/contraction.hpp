@@ -46,6 +46,26 @@ std::vector<S> pack(const Tensor<S>& in, const std::vector<std::int64_t>& a, con
   return out;
 }
 
+// Whether a product's k may be split over consecutive matmul calls without changing any
+// result: so for every domain whose result element accumulates in place, in order; not for
+// one with its own matmul_accumulate (the bound analysis, whose sums decide per call what
+// they admit).
+template <class D>
+inline constexpr bool splits_k_freely =
+    !requires(const D& d, const typename D::Scalar* a, typename D::Scalar* c, std::int64_t n) { d.matmul_accumulate(a, a, c, n, n, n); };
+
+// A convolution takes its k (window positions and input features) in slabs whose patches
+// (`width` entries per k) and packed weights (Og per k) stay in a core's cache, about 2 MB and
+// 512 KB: a weight gradient sums 131,072 products per element, and without slabs its product
+// streams megabytes of weights from memory once per four rows.
+template <class S>
+std::int64_t slab_length(std::int64_t K, std::int64_t width, std::int64_t Og) {
+  const auto bytes = static_cast<std::int64_t>(sizeof(S));
+  const std::int64_t by_patches = (std::int64_t{2} << 20) / (bytes * std::max<std::int64_t>(1, width));
+  const std::int64_t by_weights = (std::int64_t{512} << 10) / (bytes * std::max<std::int64_t>(1, Og));
+  return std::min(K, std::max<std::int64_t>(64, std::min(by_patches, by_weights)));
+}
+
 // C[m][n] = C[m][n] + sum_k A[m][k] * B[k][n], per element in increasing k, for M x K
 // times K x N row-major blocks: the vectorised IEEE kernel, or the same loop with the
 // domain's in-place multiply-accumulate.
@@ -173,7 +193,8 @@ Tensor<typename D::Scalar> convolution(const D& d, const Tensor<typename D::Scal
   // 3. Per image and group, an im2col matrix product: C[o][x] = sum_k W[o][k] * P[k][x], with
   //    k = (window position, input feature) in lexicographic order (the feature fastest) and
   //    x the flat output position. The product runs with its inner loop over the longer of
-  //    the two result dimensions; either way each result element sums over k in order.
+  //    the two result dimensions, and over k in consecutive slabs (each accumulating into the
+  //    same result); either way each result element sums over k in order.
   const std::int64_t N_in = in_p.shape[0], O = kernel.shape[0], Cg = kernel.shape[1];
   const std::int64_t fg = a.feature_group_count, bg = a.batch_group_count, groups = fg * bg;
   const std::int64_t N_out = N_in / bg, Og = O / groups;
@@ -186,81 +207,164 @@ Tensor<typename D::Scalar> convolution(const D& d, const Tensor<typename D::Scal
   canon.insert(canon.end(), out_spatial.begin(), out_spatial.end());
   Tensor<S> out(canon, filled(num_elements(canon), zero));  // zeroed by the threads: the products accumulate into it
   const std::int64_t X = num_elements(out_spatial), window = num_elements(k_spatial), K = window * Cg;
-  const auto in_strides = row_major_strides(in_p.shape);
-  const std::int64_t in_channel = in_strides[1], in_image = in_strides[0];
+  const bool lanes_over_x = X >= Og;
+  // The patches read the padded input as it is, [N][C][spatial...], when their rows are k
+  // (P[k][x]: a row of outputs reads a run along the last spatial dimension), and channels
+  // last, [N][spatial...][C], when their rows are x (P[x][k]: consecutive k are consecutive
+  // input features, so a row copies runs of them).
+  Tensor<S> in_last;
+  if (!lanes_over_x) {
+    std::vector<std::int64_t> channels_last = {0};
+    for (std::size_t s = 0; s < spatial; ++s) channels_last.push_back(static_cast<std::int64_t>(2 + s));
+    channels_last.push_back(1);
+    in_last = transpose(in_p, channels_last);
+    release_in_parallel(in_p.data);
+    in_p = Tensor<S>();
+  }
+  const Tensor<S>& source = lanes_over_x ? in_p : in_last;
+  const auto source_strides = row_major_strides(source.shape);
+  const std::int64_t in_image = source_strides[0], in_channel = lanes_over_x ? source_strides[1] : 1;
+  auto spatial_stride = [&](std::size_t s) { return source_strides[lanes_over_x ? 2 + s : 1 + s]; };
   std::vector<std::int64_t> x_offset(static_cast<std::size_t>(X)), k_offset(static_cast<std::size_t>(window));
   for (std::int64_t x = 0; x < X; ++x) {
     const auto idx = unravel(out_spatial, x);
-    for (std::size_t s = 0; s < spatial; ++s) x_offset[static_cast<std::size_t>(x)] += idx[s] * a.window_strides[s] * in_strides[2 + s];
+    for (std::size_t s = 0; s < spatial; ++s) x_offset[static_cast<std::size_t>(x)] += idx[s] * a.window_strides[s] * spatial_stride(s);
   }
   for (std::int64_t kp = 0; kp < window; ++kp) {
     const auto idx = unravel(k_spatial, kp);
-    for (std::size_t s = 0; s < spatial; ++s) k_offset[static_cast<std::size_t>(kp)] += idx[s] * a.rhs_dilation[s] * in_strides[2 + s];
+    for (std::size_t s = 0; s < spatial; ++s) k_offset[static_cast<std::size_t>(kp)] += idx[s] * a.rhs_dilation[s] * spatial_stride(s);
   }
-  const bool lanes_over_x = X >= Og;
   const std::int64_t W = spatial ? out_spatial.back() : 1;  // outputs along the last spatial dimension
-  const std::int64_t stride_last = spatial ? a.window_strides.back() * in_strides.back() : 0;
+  const std::int64_t stride_last = spatial ? a.window_strides.back() * spatial_stride(spatial - 1) : 0;
+  // With X < Og (a weight gradient: few output positions, many products each) the images of a
+  // group are stacked into one product, row n * X + x for image n's position x, so that each
+  // slab of weights is read once for all of them. The bound domain takes each image alone and
+  // all of k at once (detail::splits_k_freely).
+  const bool stacked = !lanes_over_x && detail::splits_k_freely<D>;
+  const std::int64_t ks = detail::splits_k_freely<D> ? detail::slab_length<S>(K, stacked ? N_out * X : X, Og) : K;
+  // Packed weights, slab by slab: slab [k0, k0 + length) holds W[o][k] row-major (Og x length)
+  // or, transposed, W[k][o] (length x Og); either way it starts at k0 * Og.
   Scratch<S> weights(static_cast<std::size_t>(Og * K), zero);  // every element packed below before use
+  auto packed_at = [&](std::int64_t o, std::int64_t k) -> std::size_t {
+    if (!lanes_over_x) return static_cast<std::size_t>(k * Og + o);
+    const std::int64_t k0 = k / ks * ks, length = std::min(ks, K - k0);
+    return static_cast<std::size_t>(k0 * Og + o * length + (k - k0));
+  };
+  auto image_input = [&](std::int64_t g, std::int64_t n) -> const S* {
+    const std::int64_t c0 = fg > 1 ? g * Cg : 0;
+    const std::int64_t n_in = bg > 1 ? n + g * N_out : n;
+    return source.data.data() + n_in * in_image + c0 * in_channel;
+  };
+  // Patch entry (k, x) of an image (k: a window position and an input feature) is
+  // patch_source(image, k)[x_offset[x]].
+  auto patch_source = [&](const S* img, std::int64_t k) {
+    return img + (k % Cg) * in_channel + k_offset[static_cast<std::size_t>(k / Cg)];
+  };
+  // P[k][x] for k in [k_begin, k_end) of the slab that starts at k0: row-major, X columns.
+  auto gather_rows_of_k = [&](const S* img, std::int64_t k0, std::int64_t k_begin, std::int64_t k_end, S* slab) {
+    for (std::int64_t k = k_begin; k < k_end; ++k) {
+      const S* src = patch_source(img, k);
+      S* dst = slab + (k - k0) * X;
+      for (std::int64_t row = 0; row < X; row += W) {  // a row of outputs reads a strided run
+        const S* run = src + x_offset[static_cast<std::size_t>(row)];
+        for (std::int64_t j = 0; j < W; ++j) dst[row + j] = run[j * stride_last];
+      }
+    }
+  };
+  // P[x][k] for k in [k_begin, k_end) of the slab that starts at k0, into `row` (entry k - k0):
+  // channels last, so runs of consecutive input features.
+  auto gather_row_of_x = [&](const S* img, std::int64_t x, std::int64_t k0, std::int64_t k_begin, std::int64_t k_end, S* row) {
+    const S* at = img + x_offset[static_cast<std::size_t>(x)];
+    for (std::int64_t k = k_begin; k < k_end;) {
+      const std::int64_t ci = k % Cg, run = std::min(Cg - ci, k_end - k);
+      std::copy_n(at + k_offset[static_cast<std::size_t>(k / Cg)] + ci, run, row + (k - k0));
+      k += run;
+    }
+  };
+  // acc[n * X + x][o] (rows of Og) into the result's [n][o0 + o][x], for images [n_begin, n_end).
+  auto scatter_transposed = [&](std::int64_t o0, std::int64_t n_begin, std::int64_t n_end, S* acc) {
+    for (std::int64_t n = n_begin; n < n_end; ++n) {
+      S* result = out.data.data() + (n * O + o0) * X;
+      S* rows = acc + (n - n_begin) * X * Og;
+      for (std::int64_t x = 0; x < X; ++x)
+        for (std::int64_t o = 0; o < Og; ++o) result[o * X + x] = std::move(rows[x * Og + o]);
+    }
+  };
   // The images of a group split over the threads (each with its own patch buffers) when there
   // are enough of them; otherwise each image's patches and product split over the threads.
   const bool images_in_parallel = N_out >= 2 * thread_count() && thread_count() > 1;
-  // One image of one group: its patches (P[k][x] or, transposed, P[x][k]) times the weights.
+  // One image of one group, slab by slab: its patches (P[k][x] or, transposed, P[x][k]) times
+  // the weights, into the result or, transposed, into `transposed`.
   auto image = [&](std::int64_t g, std::int64_t n, Scratch<S>& patches, Scratch<S>& transposed) {
-    const std::int64_t c0 = fg > 1 ? g * Cg : 0, o0 = g * Og;
-    const std::int64_t n_in = bg > 1 ? n + g * N_out : n;
-    const S* img = in_p.data.data() + n_in * in_image + c0 * in_channel;
-    // Each k (a window position and input feature) fills its own patch row or column; the
-    // threads split the k unless they are splitting the images (then one range: this image's).
-    const std::int64_t k_grain = images_in_parallel ? K + 1 : std::max<std::int64_t>(1, kCopyGrain<S> / std::max<std::int64_t>(1, X));
-    parallel_for_ranges(K, [&](std::int64_t k_begin, std::int64_t k_end) {
-      for (std::int64_t k = k_begin; k < k_end; ++k) {
-        const std::int64_t kp = k / Cg, ci = k % Cg;
-        const S* src = img + ci * in_channel + k_offset[static_cast<std::size_t>(kp)];
-        if (lanes_over_x) {
-          S* dst = patches.data() + k * X;
-          for (std::int64_t row = 0; row < X; row += W) {  // a row of outputs reads a strided run
-            const S* run = src + x_offset[static_cast<std::size_t>(row)];
-            for (std::int64_t j = 0; j < W; ++j) dst[row + j] = run[j * stride_last];
-          }
-        } else {
-          for (std::int64_t x = 0; x < X; ++x) patches[static_cast<std::size_t>(x * K + k)] = src[x_offset[static_cast<std::size_t>(x)]];
-        }
-      }
-    }, k_grain);
-    S* result = out.data.data() + (n * O + o0) * X;
-    if (lanes_over_x) {
-      detail::matmul_rows(d, weights.data(), patches.data(), result, Og, K, X);
-    } else {
-      std::fill(transposed.begin(), transposed.end(), zero);
-      detail::matmul_rows(d, patches.data(), weights.data(), transposed.data(), X, K, Og);
-      for (std::int64_t x = 0; x < X; ++x)
-        for (std::int64_t o = 0; o < Og; ++o) result[o * X + x] = std::move(transposed[static_cast<std::size_t>(x * Og + o)]);
+    const S* img = image_input(g, n);
+    S* result = out.data.data() + (n * O + g * Og) * X;
+    if (!lanes_over_x) std::fill(transposed.begin(), transposed.end(), zero);
+    for (std::int64_t k0 = 0; k0 < K; k0 += ks) {
+      const std::int64_t length = std::min(ks, K - k0);
+      // The threads split the rows unless they are splitting the images (then one range).
+      if (lanes_over_x)
+        parallel_for_ranges(length, [&](std::int64_t k_begin, std::int64_t k_end) {
+          gather_rows_of_k(img, k0, k0 + k_begin, k0 + k_end, patches.data());
+        }, images_in_parallel ? length + 1 : std::max<std::int64_t>(1, kCopyGrain<S> / std::max<std::int64_t>(1, X)));
+      else
+        parallel_for_ranges(X, [&](std::int64_t x_begin, std::int64_t x_end) {
+          for (std::int64_t x = x_begin; x < x_end; ++x) gather_row_of_x(img, x, k0, k0, k0 + length, patches.data() + x * length);
+        }, images_in_parallel ? X + 1 : std::max<std::int64_t>(1, kCopyGrain<S> / length));
+      if (lanes_over_x) detail::matmul_rows(d, weights.data() + k0 * Og, patches.data(), result, Og, length, X);
+      else detail::matmul_rows(d, patches.data(), weights.data() + k0 * Og, transposed.data(), X, length, Og);
     }
+    if (!lanes_over_x) scatter_transposed(g * Og, n, n + 1, transposed.data());
+  };
+  // Every image of a group in one product (`stacked`): the threads split each slab's gather and
+  // its product by rows.
+  auto stacked_images = [&](std::int64_t g) {
+    const std::int64_t R = N_out * X;
+    std::vector<S> acc = filled(R * Og, zero);
+    Scratch<S> patches(static_cast<std::size_t>(R * ks), zero);  // every entry gathered before the product
+    for (std::int64_t k0 = 0; k0 < K; k0 += ks) {
+      const std::int64_t length = std::min(ks, K - k0);
+      parallel_for_ranges(R, [&](std::int64_t r_begin, std::int64_t r_end) {
+        for (std::int64_t r = r_begin; r < r_end; ++r)
+          gather_row_of_x(image_input(g, r / X), r % X, k0, k0, k0 + length, patches.data() + r * length);
+      }, std::max<std::int64_t>(1, kCopyGrain<S> / length));
+      detail::matmul_rows(d, patches.data(), weights.data() + k0 * Og, acc.data(), R, length, Og);
+    }
+    parallel_for_ranges(N_out, [&](std::int64_t n_begin, std::int64_t n_end) {
+      scatter_transposed(g * Og, n_begin, n_end, acc.data() + n_begin * X * Og);
+    }, std::max<std::int64_t>(1, kCopyGrain<S> / std::max<std::int64_t>(1, X * Og)));
+    release_in_parallel(acc);
   };
   try {
     for (std::int64_t g = 0; g < groups; ++g) {
       const std::int64_t o0 = g * Og;
-      // W[o][k] or, transposed, W[k][o]: the threads pack their own rows (a weight gradient's
-      // kernel is a whole activation, megabytes).
+      // The threads pack their own rows (a weight gradient's kernel is a whole activation, megabytes).
       auto weight = [&](std::int64_t o, std::int64_t k) -> const S& {
         return kernel.data[static_cast<std::size_t>(((o0 + o) * Cg + k % Cg) * window + k / Cg)];
       };
       if (lanes_over_x)
         parallel_for_ranges(Og, [&](std::int64_t o_begin, std::int64_t o_end) {
           for (std::int64_t o = o_begin; o < o_end; ++o)
-            for (std::int64_t k = 0; k < K; ++k) weights[static_cast<std::size_t>(o * K + k)] = weight(o, k);
+            for (std::int64_t k = 0; k < K; ++k) weights[packed_at(o, k)] = weight(o, k);
         }, std::max<std::int64_t>(1, kCopyGrain<S> / K));
-      else
-        parallel_for_ranges(K, [&](std::int64_t k_begin, std::int64_t k_end) {
-          for (std::int64_t k = k_begin; k < k_end; ++k)
-            for (std::int64_t o = 0; o < Og; ++o) weights[static_cast<std::size_t>(k * Og + o)] = weight(o, k);
-        }, std::max<std::int64_t>(1, kCopyGrain<S> / Og));
+      else  // W[k][o] with k = (kp, ci) from the kernel's [o][ci][kp], eight window positions at a
+            // time: each line of the kernel read is used whole (a weight gradient's kernel has
+            // 1,024 positions, and k-major reads would touch one line per element)
+        parallel_for_ranges((window + 7) / 8, [&](std::int64_t b_begin, std::int64_t b_end) {
+          for (std::int64_t kp0 = b_begin * 8; kp0 < std::min(window, b_end * 8); kp0 += 8)
+            for (std::int64_t ci = 0; ci < Cg; ++ci)
+              for (std::int64_t o = 0; o < Og; ++o)
+                for (std::int64_t kp = kp0; kp < std::min(window, kp0 + 8); ++kp) weights[packed_at(o, kp * Cg + ci)] = weight(o, kp * Cg + ci);
+        }, std::max<std::int64_t>(1, kCopyGrain<S> / (8 * K / window * Og)));
+      if (stacked) {
+        stacked_images(g);
+        continue;
+      }
       std::int64_t first_failing = N_out;
       std::exception_ptr error;
       const SplitWork meter(N_out >= 2 * std::max(2, thread_count()));  // the images split with 2 threads or more
 #pragma omp parallel if (images_in_parallel)
       {
-        Scratch<S> patches(static_cast<std::size_t>(K * X), zero);  // every (k, x) gathered before the product
+        Scratch<S> patches(static_cast<std::size_t>(ks * X), zero);  // every (k, x) of a slab gathered before its product
         Scratch<S> transposed(lanes_over_x ? 0 : static_cast<std::size_t>(X * Og), zero);  // zeroed per image
 #pragma omp for schedule(static)
         for (std::int64_t n = 0; n < N_out; ++n) {
@@ -283,6 +387,7 @@ Tensor<typename D::Scalar> convolution(const D& d, const Tensor<typename D::Scal
 
   // The temporaries' limbs (multiple precision) are freed by the threads.
   release_in_parallel(in_p.data);
+  release_in_parallel(in_last.data);
   release_in_parallel(in_t.data);
   release_in_parallel(k_t.data);
 

@@ -1,45 +1,99 @@
 #include "interp/ops/matmul_ieee.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <vector>
 
 namespace shlo::ops {
 
 namespace {
 
-// Rows of C four at a time (each row of B is loaded once per four rows), columns in blocks
-// that keep four accumulator rows in L1; the inner loop runs over n and vectorises.
+// Two 256-bit vectors of S (GCC's vector extension: elementwise + and *, each rounded as the
+// scalar operation is; -ffp-contract=off keeps them unfused). The baseline clone splits them.
 template <class S>
-inline void blocked(const S* A, const S* B, S* C, std::int64_t M, std::int64_t K, std::int64_t N) {
-  constexpr std::int64_t kCols = 512;
-  for (std::int64_t n0 = 0; n0 < N; n0 += kCols) {
-    const std::int64_t n1 = std::min(N, n0 + kCols);
-    std::int64_t m = 0;
-    for (; m + 4 <= M; m += 4) {
-      S* __restrict c0 = C + (m + 0) * N;
-      S* __restrict c1 = C + (m + 1) * N;
-      S* __restrict c2 = C + (m + 2) * N;
-      S* __restrict c3 = C + (m + 3) * N;
-      for (std::int64_t k = 0; k < K; ++k) {
-        const S a0 = A[(m + 0) * K + k], a1 = A[(m + 1) * K + k], a2 = A[(m + 2) * K + k], a3 = A[(m + 3) * K + k];
-        const S* __restrict b = B + k * N;
-        for (std::int64_t n = n0; n < n1; ++n) {
-          const S bn = b[n];
-          c0[n] = c0[n] + a0 * bn;
-          c1[n] = c1[n] + a1 * bn;
-          c2[n] = c2[n] + a2 * bn;
-          c3[n] = c3[n] + a3 * bn;
-        }
-      }
-    }
-    for (; m < M; ++m) {
-      S* __restrict c = C + m * N;
-      for (std::int64_t k = 0; k < K; ++k) {
-        const S a = A[m * K + k];
-        const S* __restrict b = B + k * N;
-        for (std::int64_t n = n0; n < n1; ++n) c[n] = c[n] + a * b[n];
-      }
+struct VectorOf;
+template <>
+struct VectorOf<double> {
+  typedef double type __attribute__((vector_size(32)));
+};
+template <>
+struct VectorOf<float> {
+  typedef float type __attribute__((vector_size(32)));
+};
+template <class S>
+using Vec = typename VectorOf<S>::type;
+
+// (Through references: a vector returned by value would change the baseline clone's ABI.)
+template <class S>
+__attribute__((always_inline)) inline void load(Vec<S>& v, const S* p) {
+  std::memcpy(&v, p, sizeof v);
+}
+
+template <class S>
+__attribute__((always_inline)) inline void store(S* p, const Vec<S>& v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
+// A block of C, 4 rows x 2 vectors, held in registers across all of k: each k loads 4 values
+// of A and 2 vectors of B and does 8 vector multiplies and adds, with no load or store of C.
+// Every element still sums acc = acc + a * b over k in increasing order.
+template <class S>
+__attribute__((always_inline)) inline void register_block(const S* A, const S* B, S* C, std::int64_t K, std::int64_t N,
+                                                          std::int64_t B_stride) {
+  constexpr int kRows = 4, kLanes = 32 / sizeof(S);
+  Vec<S> acc[kRows][2];
+  for (int i = 0; i < kRows; ++i) {
+    load(acc[i][0], C + i * N);
+    load(acc[i][1], C + i * N + kLanes);
+  }
+  for (std::int64_t k = 0; k < K; ++k) {
+    Vec<S> b0, b1;
+    load(b0, B + k * B_stride);
+    load(b1, B + k * B_stride + kLanes);
+    for (int i = 0; i < kRows; ++i) {
+      const S a = A[i * K + k];
+      acc[i][0] = acc[i][0] + a * b0;
+      acc[i][1] = acc[i][1] + a * b1;
     }
   }
+  for (int i = 0; i < kRows; ++i) {
+    store(C + i * N, acc[i][0]);
+    store(C + i * N + kLanes, acc[i][1]);
+  }
+}
+
+// Rows m0 .. m1 of C, columns n0 .. n1, one row at a time: the loop over n vectorises, C is
+// loaded and stored once per k (the edges the register blocks leave).
+template <class S>
+__attribute__((always_inline)) inline void row_by_row(const S* A, const S* B, S* C, std::int64_t m0, std::int64_t m1, std::int64_t K,
+                                                      std::int64_t N, std::int64_t n0, std::int64_t n1) {
+  for (std::int64_t m = m0; m < m1; ++m) {
+    S* __restrict c = C + m * N;
+    for (std::int64_t k = 0; k < K; ++k) {
+      const S a = A[m * K + k];
+      const S* __restrict b = B + k * N;
+      for (std::int64_t n = n0; n < n1; ++n) c[n] = c[n] + a * b[n];
+    }
+  }
+}
+
+// Columns in strips of two 256-bit vectors (8 doubles, 16 floats); each strip of B is first
+// copied into a contiguous K x strip buffer (rows of B a power-of-two apart would all fall in
+// one cache set), then every four rows of C run in registers against it.
+template <class S>
+__attribute__((always_inline)) inline void blocked(const S* A, const S* B, S* C, std::int64_t M, std::int64_t K, std::int64_t N) {
+  constexpr int kRows = 4, kCols = 64 / static_cast<int>(sizeof(S));  // two vectors
+  const std::int64_t full_rows = M / kRows * kRows, full_cols = N / kCols * kCols;
+  if (full_rows > 0 && full_cols > 0) {
+    thread_local std::vector<S> strip;
+    strip.resize(static_cast<std::size_t>(K * kCols));
+    for (std::int64_t n0 = 0; n0 < full_cols; n0 += kCols) {
+      for (std::int64_t k = 0; k < K; ++k) std::memcpy(strip.data() + k * kCols, B + k * N + n0, sizeof(S) * kCols);
+      for (std::int64_t m = 0; m < full_rows; m += kRows) register_block(A + m * K, strip.data(), C + m * N + n0, K, N, kCols);
+    }
+  }
+  if (full_cols < N) row_by_row(A, B, C, 0, full_rows, K, N, full_cols, N);
+  row_by_row(A, B, C, full_rows, M, K, N, 0, N);
 }
 
 }  // namespace
