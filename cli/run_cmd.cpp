@@ -257,6 +257,22 @@ void refuse_if_too_large(const Module& m, const std::string& domain, std::uint64
   }
 }
 
+// A float run on two or more threads first touches the heap it is about to need (the
+// estimated peak of live tensors, at most 1 GiB) on every thread at once: the run then reuses
+// those pages (keep_freed_memory_for_reuse) instead of faulting each one in on the program's
+// thread as a new tensor is zero-filled. Arbitrary-precision runs allocate limbs in the
+// threads already.
+template <class D>
+void touch_heap_first(const D& d, const Module& m, const RunArgs& args) {
+  if constexpr (std::is_floating_point_v<typename D::Scalar>) {
+    if (thread_count() < 2) return;
+    const std::uint64_t peak = estimate_peak_memory(m, scalar_bytes(d), args.replicas).peak_bytes;
+    touch_heap_in_parallel(std::min<std::uint64_t>(peak, std::uint64_t{1} << 30));
+  } else {
+    (void)d, (void)m, (void)args;
+  }
+}
+
 #ifdef SHLO_HAVE_MPI
 // Replica r on MPI rank r (under mpirun -np R): rank 0 gathers every replica's outputs and
 // reports them as the in-process run does.
@@ -300,6 +316,7 @@ namespace {
 template <class D>
 void run_in(const D& d, const Module& m, const RunArgs& args) {
   refuse_if_too_large(m, d.name(), scalar_bytes(d), args);
+  touch_heap_first(d, m, args);
 #ifdef SHLO_HAVE_MPI
   if (args.mpi) return run_mpi(d, m, args);
 #endif
@@ -338,6 +355,7 @@ void run_cuda(const Module& m, const RunArgs& args) {
   }
   const F32Domain d;
   refuse_if_too_large(m, "f32", sizeof(float), args);
+  touch_heap_first(d, m, args);
   auto inputs = load_inputs(d, m, args);
   RunResult<F32Domain> result;
   double seconds = 0;

@@ -256,4 +256,27 @@ void keep_freed_memory_for_reuse() {
 #endif
 }
 
+void touch_heap_in_parallel(std::uint64_t bytes) {
+#ifdef __GLIBC__
+  constexpr std::size_t kBlock = std::size_t{16} << 20;  // under the 32 MiB mmap threshold: from the heap
+  constexpr std::size_t kPage = 4096;
+  std::vector<char*> blocks;
+  blocks.reserve(static_cast<std::size_t>(bytes / kBlock + 1));  // nothing small between the blocks: freed, they merge
+  for (std::uint64_t done = 0; done < bytes; done += kBlock) {
+    char* b = static_cast<char*>(std::malloc(kBlock));
+    if (!b) break;  // nothing to prepare then: the run reports its own shortage
+    blocks.push_back(b);
+  }
+  const auto n = static_cast<std::int64_t>(blocks.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    volatile char* b = blocks[static_cast<std::size_t>(i)];
+    for (std::size_t at = 0; at < kBlock; at += kPage) b[at] = 0;
+  }
+  for (char* b : blocks) std::free(b);
+#else
+  (void)bytes;
+#endif
+}
+
 }  // namespace shlo

@@ -82,4 +82,11 @@ void install_throwing_gmp_allocator();
 /// its peak size until it exits: for the shlo command, not for a library's host process.
 void keep_freed_memory_for_reuse();
 
+/// Allocates about `bytes` from the heap in blocks under glibc's mmap threshold, touches every
+/// page of them on all the threads at once, and frees them: with keep_freed_memory_for_reuse,
+/// the tensors allocated next take those pages without a page fault each (on a virtual
+/// machine a fault can cost microseconds, and a new tensor's faults fell on one thread). Use
+/// before a run whose peak is known; it changes no result. Nothing outside glibc.
+void touch_heap_in_parallel(std::uint64_t bytes);
+
 }  // namespace shlo
