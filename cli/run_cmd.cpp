@@ -266,7 +266,8 @@ template <class D>
 void touch_heap_first(const D& d, const Module& m, const RunArgs& args) {
   if constexpr (std::is_floating_point_v<typename D::Scalar>) {
     if (thread_count() < 2) return;
-    const std::uint64_t peak = estimate_peak_memory(m, scalar_bytes(d), args.replicas).peak_bytes;
+    const int replicas_here = args.mpi ? 1 : args.replicas;  // under --mpi, this process holds one replica
+    const std::uint64_t peak = estimate_peak_memory(m, scalar_bytes(d), replicas_here).peak_bytes;
     touch_heap_in_parallel(std::min<std::uint64_t>(peak, std::uint64_t{1} << 30));
   } else {
     (void)d, (void)m, (void)args;
