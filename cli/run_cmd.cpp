@@ -114,7 +114,7 @@ void write_outputs(const D& d, const Module& m, const RunResult<D>& result, cons
       }
       const auto& t = std::get<Tensor<typename D::Scalar>>(outs[i]);
       if constexpr (std::is_same_v<typename D::Scalar, float>) {
-        save_npy(stem + ".npy", {t.shape, t.data});
+        save_npy(stem + ".npy", {t.shape, std::vector<float>(t.data.begin(), t.data.end())});
       } else {
         std::vector<double> v;
         for (const auto& x : t.data) v.push_back(d.to_double(x));

@@ -93,7 +93,7 @@ Value<D> npy_value(const D& d, const NpyArray& a, const TensorType& type, const 
                      to_string(type));
   if (type.element == ElementType::I1) return PredTensor(a.shape, std::get<std::vector<std::uint8_t>>(a.data));
   if (is_integer(type.element)) return IntTensor(a.shape, npy_integer_bits(a));
-  std::vector<typename D::Scalar> values;
+  Storage<typename D::Scalar> values;
   const std::vector<double> doubles = npy_float_values(a);
   values.reserve(doubles.size());
   try {

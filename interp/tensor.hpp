@@ -5,8 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -21,19 +24,44 @@ std::string shape_to_string(const Shape& shape);
 /// Row-major strides in elements.
 std::vector<std::int64_t> row_major_strides(const Shape& shape);
 
+/// std::allocator, except that an element constructed without a value is default-initialised
+/// rather than value-initialised: for float and double, left indeterminate instead of zeroed.
+template <class T>
+struct DefaultInitAllocator : std::allocator<T> {
+  using value_type = T;
+  template <class U>
+  struct rebind { using other = DefaultInitAllocator<U>; };
+  DefaultInitAllocator() = default;
+  template <class U>
+  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) { ::new (static_cast<void*>(p)) U; }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) { ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...); }
+};
+
+/// A tensor's element storage. For float and double, `Storage<S>(n)` (and `resize`) leave the
+/// elements indeterminate: an op's output is then first written, and its pages first touched,
+/// by the threads that compute it, instead of being zero-filled on one thread before (issue
+/// 13, docs/measurements.md "All cores"). Code that reads before it writes asks for a value:
+/// `Storage<S>(n, S{})`. Every other scalar type keeps std::vector's value-initialisation.
+template <class S>
+using Storage = std::vector<S, std::conditional_t<std::is_floating_point_v<S>, DefaultInitAllocator<S>, std::allocator<S>>>;
+
 template <class S>
 struct Tensor {
   Shape shape;
-  std::vector<S> data;
+  Storage<S> data;
 
   Tensor() = default;
   Tensor(Shape s, const S& fill) : shape(std::move(s)), data(static_cast<std::size_t>(num_elements(shape)), fill) {}
-  Tensor(Shape s, std::vector<S> d) : shape(std::move(s)), data(std::move(d)) {
-    if (static_cast<std::int64_t>(data.size()) != num_elements(shape))
-      throw std::invalid_argument("tensor of shape " + shape_to_string(shape) + " needs " +
-                                  std::to_string(num_elements(shape)) + " elements, got " +
-                                  std::to_string(data.size()));
-  }
+  Tensor(Shape s, Storage<S> d) : shape(std::move(s)), data(std::move(d)) { check_size(); }
+  /// From a plain vector where that is another type (float, double): one copy.
+  template <class V>
+    requires(std::is_same_v<V, std::vector<S>> && !std::is_same_v<V, Storage<S>>)
+  Tensor(Shape s, const V& d) : shape(std::move(s)), data(d.begin(), d.end()) { check_size(); }
+  /// The elements as a plain vector (a copy): for code that exchanges them with other libraries.
+  std::vector<S> to_vector() const { return {data.begin(), data.end()}; }
   std::int64_t rank() const { return static_cast<std::int64_t>(shape.size()); }
   std::int64_t size() const { return static_cast<std::int64_t>(data.size()); }
   S& operator[](std::int64_t i) { return data[static_cast<std::size_t>(i)]; }
@@ -41,6 +69,13 @@ struct Tensor {
   /// Element at a multi-index (row-major), bounds-checked.
   const S& at(const std::vector<std::int64_t>& index) const { return data.at(flat_index(index)); }
   S& at(const std::vector<std::int64_t>& index) { return data.at(flat_index(index)); }
+
+  void check_size() const {
+    if (static_cast<std::int64_t>(data.size()) != num_elements(shape))
+      throw std::invalid_argument("tensor of shape " + shape_to_string(shape) + " needs " +
+                                  std::to_string(num_elements(shape)) + " elements, got " +
+                                  std::to_string(data.size()));
+  }
 
   std::size_t flat_index(const std::vector<std::int64_t>& index) const {
     if (index.size() != shape.size()) throw std::out_of_range("tensor index of wrong rank");

@@ -99,9 +99,9 @@ std::optional<Error> refuse_wide_floats(const shlo::Function& f, const std::vect
   return std::nullopt;
 }
 
-template <class T>
-xt::xarray<T> shaped(const std::vector<T>& data, const shlo::Shape& shape) {
-  return xt::xarray<T>(xt::adapt(data, dims(shape)));
+template <class V>
+xt::xarray<typename V::value_type> shaped(const V& data, const shlo::Shape& shape) {
+  return xt::xarray<typename V::value_type>(xt::adapt(data, dims(shape)));
 }
 
 // An integer .npy array (as `shlo run --out` writes an integer result) as the public Array of

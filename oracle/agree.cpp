@@ -24,7 +24,10 @@ std::vector<std::vector<typename D::Scalar>> run_in(const D& d, const TextCase& 
   options.replicas = static_cast<int>(tc.replicas);
   auto result = run_program(m, d, std::move(inputs), options);
   std::vector<std::vector<typename D::Scalar>> out;
-  for (auto& replica : result.outputs) out.push_back(std::get<Tensor<typename D::Scalar>>(replica.at(0)).data);
+  for (auto& replica : result.outputs) {
+    const auto& data = std::get<Tensor<typename D::Scalar>>(replica.at(0)).data;
+    out.emplace_back(data.begin(), data.end());
+  }
   return out;
 }
 

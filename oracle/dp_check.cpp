@@ -157,11 +157,11 @@ void judge_float_element(const BoundDomain& bd, const BoundScalar& dp_open, cons
   if (std::nextafter(gap, 0.0) > std::nextafter(allowed, kInf)) note_failure(v, k);
 }
 
-std::vector<double> float_data(const Value<F32Domain>& v) {
-  const auto& t = std::get<Tensor<float>>(v);
+template <class D>
+std::vector<double> float_data(const Value<D>& v) {
+  const auto& t = std::get<Tensor<typename D::Scalar>>(v);
   return {t.data.begin(), t.data.end()};
 }
-std::vector<double> float_data(const Value<F64Domain>& v) { return std::get<Tensor<double>>(v).data; }
 
 DpOutputVerdict new_verdict(const Module& dp, const DpPlan::Output& o) {
   DpOutputVerdict v;
@@ -198,8 +198,8 @@ void float_verdicts(const Module& dp, const Module& full, const DpPlan& plan, co
     if (options.progress) options.progress("FULL in " + d.name());
     const auto full_run = run_timed(full, d, domain_inputs(d, full, {full_in}), report.full_seconds);
     for (std::size_t r = 0; r < dp_in.size(); ++r)
-      for (const auto& v : dp_run[r]) dp_out[r].push_back(std::holds_alternative<PredTensor>(v) ? std::vector<double>{} : float_data(v));
-    for (const auto& v : full_run.outputs[0]) full_out.push_back(std::holds_alternative<PredTensor>(v) ? std::vector<double>{} : float_data(v));
+      for (const auto& v : dp_run[r]) dp_out[r].push_back(std::holds_alternative<PredTensor>(v) ? std::vector<double>{} : float_data<F>(v));
+    for (const auto& v : full_run.outputs[0]) full_out.push_back(std::holds_alternative<PredTensor>(v) ? std::vector<double>{} : float_data<F>(v));
   }
   const BoundDomain bd(float_profile("ieee"));
   if (options.progress) options.progress("bound analysis of DP");

@@ -194,11 +194,11 @@ class NodeJudge {
     std::string field;                 // the real field
     std::int64_t length = 0;           // what den reads
     bool per_row = false;              // the text holds B rows of it
-    const std::vector<S>* values = nullptr;  // all of the text's elements
+    const Storage<S>* values = nullptr;  // all of the text's elements
     std::optional<Setting> set;        // what den's copy of it holds now
   };
 
-  const std::vector<S>& tensor(int replica, const std::string& name, const std::string& what) const {
+  const Storage<S>& tensor(int replica, const std::string& name, const std::string& what) const {
     const auto& env = values_->at(static_cast<std::size_t>(replica));
     const auto it = env.find(name);
     if (it == env.end()) throw NotComparable{what + ": the text has no value " + name};
@@ -209,7 +209,7 @@ class NodeJudge {
     return t->data;
   }
 
-  Input make_input(const std::vector<S>& text, std::string label, std::int64_t length) const {
+  Input make_input(const Storage<S>& text, std::string label, std::int64_t length) const {
     Input in;
     in.label = std::move(label);
     in.length = length;
@@ -432,7 +432,7 @@ class NodeJudge {
   }
 
   void judge_or_throw(const Site& site, NodeAgreement& out) {
-    const std::vector<S>& text = tensor(out.replica, site.result, "the node's value");
+    const Storage<S>& text = tensor(out.replica, site.result, "the node's value");
     NodeEval p;
     if (!prepare(site, static_cast<std::int64_t>(text.size()), p, out)) return;
     std::vector<double> magnitude;  // float domains: M of the allowance
@@ -480,7 +480,7 @@ class NodeJudge {
     }
   }
 
-  void compare(const std::vector<S>& den, const std::vector<S>& text, const std::vector<double>& magnitude, std::int64_t scalars,
+  void compare(const std::vector<S>& den, const Storage<S>& text, const std::vector<double>& magnitude, std::int64_t scalars,
                std::int64_t length, NodeAgreement& out) {
     out.elements = static_cast<std::int64_t>(text.size());
     if (den.size() != text.size())

@@ -139,7 +139,7 @@ Arrays f32_outputs(const std::string& text, const Arrays& in) {
   Arrays out;
   for (const auto& v : result.outputs[0]) {
     const auto& t = std::get<Tensor<float>>(v);
-    out.push_back(f32_array(t.shape, t.data));
+    out.push_back(f32_array(t.shape, t.to_vector()));
   }
   return out;
 }

@@ -55,7 +55,7 @@ std::vector<T> interpreter(const Module& m, const std::vector<std::vector<T>>& a
   std::vector<std::vector<Value<IeeeDomain<T>>>> in(1);
   for (std::size_t i = 0; i < args.size(); ++i) in[0].push_back(Tensor<T>(m.function().arguments[i].type.shape, args[i]));
   set_thread_count(threads);
-  auto out = std::get<Tensor<T>>(run_program(m, IeeeDomain<T>{}, std::move(in), RunOptions{}).outputs[0][0]).data;
+  auto out = std::get<Tensor<T>>(run_program(m, IeeeDomain<T>{}, std::move(in), RunOptions{}).outputs[0][0]).to_vector();
   set_thread_count(1);
   return out;
 }

@@ -137,7 +137,7 @@ TEST_CASE("dp-check: float outputs computed elsewhere are judged against the two
   const F32Domain f32;
   auto as_npy = [](const Value<F32Domain>& v) {
     const auto& t = std::get<Tensor<float>>(v);
-    return NpyArray{t.shape, t.data};
+    return NpyArray{t.shape, t.to_vector()};
   };
   std::vector<std::vector<Value<F32Domain>>> dp_in(R);
   const auto shards = shard_inputs(plan, p.dp, p.inputs);

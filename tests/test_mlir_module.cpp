@@ -31,7 +31,7 @@ const char* kJaxModule = R"(module @jit_f attributes {mhlo.num_partitions = 1 : 
 }
 )";
 
-std::vector<double> values_of(const Value<F64Domain>& v) { return std::get<Tensor<double>>(v).data; }
+std::vector<double> values_of(const Value<F64Domain>& v) { return std::get<Tensor<double>>(v).to_vector(); }
 
 std::vector<TestOutcome> test_text(const std::string& text, const char* domain = "f64") {
   return run_test_file(text, "t.mlir", parse_domain(domain));

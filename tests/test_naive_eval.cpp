@@ -20,7 +20,7 @@ Module program(const std::string& in, const std::string& out, const std::string&
 std::vector<double> interpreter(const Module& m, const std::vector<double>& x) {
   std::vector<std::vector<Value<F64Domain>>> in(1);
   in[0].push_back(Tensor<double>(m.function().arguments[0].type.shape, x));
-  return std::get<Tensor<double>>(run_program(m, F64Domain{}, std::move(in), RunOptions{}).outputs[0][0]).data;
+  return std::get<Tensor<double>>(run_program(m, F64Domain{}, std::move(in), RunOptions{}).outputs[0][0]).to_vector();
 }
 
 void check(const Module& m, const std::vector<double>& x, const std::vector<double>& by_hand) {

@@ -156,7 +156,7 @@ TEST_CASE("replica loop: the CUDA path checks that replica_groups partition the 
     return v;
   };
   const auto two = cuda::run_on_backend(m, *host, in(2), 2).outputs;
-  CHECK(std::get<Tensor<float>>(two[1][0]).data == std::vector<float>{4.5f, 0.5f});
+  CHECK(std::get<Tensor<float>>(two[1][0]).to_vector() == std::vector<float>{4.5f, 0.5f});
   CHECK_THROWS_WITH(cuda::run_on_backend(m, *host, in(3), 3), Catch::Contains("ar.mlir:3:5:") && Catch::Contains("cover 2 of the 3 replicas"));
   CHECK_THROWS_WITH(cuda::run_on_backend(m, *host, in(1), 1), Catch::Contains("--replicas 2"));
 }

@@ -144,8 +144,8 @@ func.func private @big(%a: tensor<4xf32>) -> tensor<4xf32> {
   const auto run = run_program(m, F32Domain(), {{Tensor<float>({4}, {1, 2, 3, 4}), Tensor<float>({4}, {-1, 0, 0.5, 8})}}, RunOptions{});
   CHECK(run.peak_live_bytes == 32072);
   // each process sums 1000 copies of its own operand
-  CHECK(std::get<Tensor<float>>(run.outputs[0][0]).data == std::vector<float>{1000, 2000, 3000, 4000});
-  CHECK(std::get<Tensor<float>>(run.outputs[0][1]).data == std::vector<float>{-1000, 0, 500, 8000});
+  CHECK(std::get<Tensor<float>>(run.outputs[0][0]).to_vector() == std::vector<float>{1000, 2000, 3000, 4000});
+  CHECK(std::get<Tensor<float>>(run.outputs[0][1]).to_vector() == std::vector<float>{-1000, 0, 500, 8000});
   // control: a grid of one process counts @big once: 16020 + @main's %x0 and %x1 (returned) 32
   std::string one = print_module(m);
   one = replaced(one, "(%x0, %x1) {programs = [[@big], [@big]]} : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)",

@@ -62,7 +62,7 @@ std::vector<Value<IeeeDomain<F>>> chain_inputs() {
 }
 
 template <class F>
-const std::vector<F>& data_of(const Value<IeeeDomain<F>>& v) {
+const Storage<F>& data_of(const Value<IeeeDomain<F>>& v) {
   return std::get<Tensor<F>>(v).data;
 }
 

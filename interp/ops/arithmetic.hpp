@@ -21,7 +21,7 @@ namespace shlo::ops {
 template <class E>
 Tensor<typename E::Scalar> clamp(const E& e, const Tensor<typename E::Scalar>& low, const Tensor<typename E::Scalar>& x,
                                  const Tensor<typename E::Scalar>& high) {
-  std::vector<typename E::Scalar> out(x.data.size());
+  Storage<typename E::Scalar> out(x.data.size());  // every element written below
   parallel_for_elements(x.shape, x.size(), [&](std::int64_t i) {
     const auto& lo = low[low.rank() == 0 ? 0 : i];
     const auto& hi = high[high.rank() == 0 ? 0 : i];

@@ -138,21 +138,23 @@ void parallel_for_ranges(std::int64_t n, F&& f, std::int64_t min_elements) {
   for (std::int64_t r = 0; r < ranges; ++r) f(n * r / ranges, n * (r + 1) / ranges);
 }
 
-/// n elements that the caller assigns, every one, before any is read. Scalars with a
-/// placeholder state (BigInterval) start as placeholders, so that the limbs are allocated by
-/// the threads that assign them rather than here, one at a time; other types as in a vector.
+/// n elements that the caller assigns, every one, before any is read. float and double are
+/// left indeterminate (Storage), so that the threads that assign them are the first to touch
+/// their pages and no thread zero-fills them first; scalars with a placeholder state
+/// (BigInterval) start as placeholders, so that the limbs are allocated by the threads that
+/// assign them rather than here, one at a time; other types as in a vector.
 template <class E>
-std::vector<E> storage_for_writing(std::int64_t n) {
+Storage<E> storage_for_writing(std::int64_t n) {
   if constexpr (requires { E::placeholder(); })
-    return std::vector<E>(static_cast<std::size_t>(n), E::placeholder());
+    return Storage<E>(static_cast<std::size_t>(n), E::placeholder());
   else
-    return std::vector<E>(static_cast<std::size_t>(n));
+    return Storage<E>(static_cast<std::size_t>(n));
 }
 
 /// Frees the limbs of a large tensor's multiple-precision elements on the threads, before the
 /// vector's own (then cheap) destructor runs; for other types, nothing.
-template <class E>
-void release_in_parallel(std::vector<E>& v) {
+template <class E, class A>
+void release_in_parallel(std::vector<E, A>& v) {
   if constexpr (requires(E& x) { x.release(); }) {
     const auto n = static_cast<std::int64_t>(v.size());
     if (n < kCopyGrain<E>) return;  // the destructor frees a small one
@@ -166,10 +168,10 @@ void release_in_parallel(std::vector<E>& v) {
 
 /// n copies of `value`, written by the threads when n is large.
 template <class E>
-std::vector<E> filled(std::int64_t n, const E& value) {
+Storage<E> filled(std::int64_t n, const E& value) {
   const SplitWork meter(n >= kCopyGrain<E>);
-  if (n < kCopyGrain<E> || thread_count() == 1) return std::vector<E>(static_cast<std::size_t>(n), value);
-  std::vector<E> out = storage_for_writing<E>(n);
+  if (n < kCopyGrain<E> || thread_count() == 1) return Storage<E>(static_cast<std::size_t>(n), value);
+  Storage<E> out = storage_for_writing<E>(n);
   parallel_for_ranges(n, [&](std::int64_t b, std::int64_t e) { std::fill(out.begin() + b, out.begin() + e, value); }, kCopyGrain<E>);
   return out;
 }
@@ -209,11 +211,11 @@ class Scratch {
 
 /// A copy of `in`, written by the threads when it is large.
 template <class E>
-std::vector<E> copied(const std::vector<E>& in) {
+Storage<E> copied(const Storage<E>& in) {
   const auto n = static_cast<std::int64_t>(in.size());
   const SplitWork meter(n >= kCopyGrain<E>);
   if (n < kCopyGrain<E> || thread_count() == 1) return in;
-  std::vector<E> out = storage_for_writing<E>(n);
+  Storage<E> out = storage_for_writing<E>(n);
   parallel_for_ranges(n, [&](std::int64_t b, std::int64_t e) { std::copy(in.begin() + b, in.begin() + e, out.begin() + b); }, kCopyGrain<E>);
   return out;
 }

@@ -319,7 +319,7 @@ Tensor<typename D::Scalar> convolution(const D& d, const Tensor<typename D::Scal
   // its product by rows.
   auto stacked_images = [&](std::int64_t g) {
     const std::int64_t R = N_out * X;
-    std::vector<S> acc = filled(R * Og, zero);
+    Storage<S> acc = filled(R * Og, zero);
     Scratch<S> patches(static_cast<std::size_t>(R * ks), zero);  // every entry gathered before the product
     for (std::int64_t k0 = 0; k0 < K; k0 += ks) {
       const std::int64_t length = std::min(ks, K - k0);

@@ -27,7 +27,7 @@ bool can_write_into(const T<D>* storage, const T<D>& operand) {
 
 template <class D, class F>
 T<D> map_unary(const D&, const T<D>& x, F f, T<D>* storage = nullptr) {
-  std::vector<typename D::Scalar> fresh;
+  Storage<typename D::Scalar> fresh;
   const bool in_place = can_write_into<D>(storage, x);
   if (!in_place) fresh = storage_for_writing<typename D::Scalar>(x.size());
   typename D::Scalar* out = in_place ? storage->data.data() : fresh.data();
@@ -38,7 +38,7 @@ T<D> map_unary(const D&, const T<D>& x, F f, T<D>* storage = nullptr) {
 
 template <class D, class F>
 T<D> map_binary(const D&, const T<D>& a, const T<D>& b, F f, T<D>* storage = nullptr) {
-  std::vector<typename D::Scalar> fresh;
+  Storage<typename D::Scalar> fresh;
   const bool in_place = can_write_into<D>(storage, a);
   if (!in_place) fresh = storage_for_writing<typename D::Scalar>(a.size());
   typename D::Scalar* out = in_place ? storage->data.data() : fresh.data();
@@ -109,7 +109,7 @@ T<D> select(const D& d, const PredTensor& pred, const T<D>& on_true, const T<D>&
   const bool whole = pred.rank() == 0;
   constexpr bool may_flip = requires { d.select_widened(pred[0], on_true[0], on_false[0]); };
   if (whole && !may_flip) return T<D>(on_false.shape, copied(pred[0] & 1 ? on_true.data : on_false.data));
-  std::vector<typename D::Scalar> fresh;
+  Storage<typename D::Scalar> fresh;
   const bool in_place = can_write_into<D>(storage, on_false);
   if (!in_place) fresh = storage_for_writing<typename D::Scalar>(on_false.size());
   typename D::Scalar* out = in_place ? storage->data.data() : fresh.data();

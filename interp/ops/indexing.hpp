@@ -122,7 +122,7 @@ Tensor<E> gather(const Tensor<E>& operand, const Tensor<std::int64_t>& indices, 
   const IndexMap map(dn, operand.shape, indices, result_shape.size());
   auto clamp_start = [&](std::size_t d, std::int64_t s) { return std::clamp<std::int64_t>(s, 0, operand.shape[d] - slice_sizes[d]); };
   const std::int64_t n = num_elements(result_shape);
-  std::vector<E> out;
+  Storage<E> out;
   out.reserve(static_cast<std::size_t>(n));
   std::vector<std::int64_t> operand_index;
   for (std::int64_t r = 0; r < n; ++r) {

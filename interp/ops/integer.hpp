@@ -58,7 +58,7 @@ Value<D> convert(const D& d, const Instruction& inst, const Value<D>& x) {
   const Shape& shape = inst.result_type.shape;
   auto each = [&](auto make) {
     using R = decltype(make(std::int64_t{0}));
-    std::vector<R> out;
+    Storage<R> out;
     const std::int64_t n = num_elements(shape);
     out.reserve(static_cast<std::size_t>(n));
     for_each_element(shape, n, [&](std::int64_t i) { out.push_back(make(i)); });
@@ -225,7 +225,7 @@ Value<D> bitcast_convert(const D& d, const Instruction& inst, const Value<D>& x)
     for (auto& b : bits) b = dst.wrap(b);
     return IntTensor(shape, std::move(bits));
   }
-  std::vector<typename D::Scalar> out;
+  Storage<typename D::Scalar> out;
   out.reserve(bits.size());
   for (const std::uint64_t b : bits) out.push_back(detail::float_from_bits(d, b, to));
   return T(shape, std::move(out));

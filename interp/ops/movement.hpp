@@ -19,7 +19,7 @@ template <class E>
 Tensor<E> gather_strided(const Tensor<E>& in, const Shape& out_shape, const std::vector<std::int64_t>& strides,
                          std::int64_t base) {
   const std::int64_t n = num_elements(out_shape);
-  std::vector<E> out = storage_for_writing<E>(n);
+  Storage<E> out = storage_for_writing<E>(n);
   const std::size_t rank = out_shape.size();
   parallel_for_ranges(n, [&](std::int64_t begin, std::int64_t end) {
     std::vector<std::int64_t> index = unravel(out_shape, begin);
@@ -171,7 +171,7 @@ Tensor<E> concatenate(const std::vector<const Tensor<E>*>& inputs, std::int64_t 
   std::int64_t outer = 1;
   for (std::size_t d = 0; d < k; ++d) outer *= shape[d];
   const std::int64_t n = num_elements(shape);
-  std::vector<E> out = storage_for_writing<E>(n);
+  Storage<E> out = storage_for_writing<E>(n);
   if (outer == 0 || n == 0) return Tensor<E>(shape, std::move(out));
   const std::int64_t row = n / outer;  // one outer index's elements, all inputs together
   parallel_for_ranges(outer, [&](std::int64_t o0, std::int64_t o1) {
@@ -214,7 +214,7 @@ Tensor<typename D::Scalar> constant(const D& d, const DenseLiteral& literal, con
     return d.from_literal(text);
   };
   if (literal.splat) return Tensor<typename D::Scalar>(type.shape, filled(num_elements(type.shape), scalar(literal.elements.at(0))));
-  std::vector<typename D::Scalar> values;
+  Storage<typename D::Scalar> values;
   for (const auto& e : literal.elements) values.push_back(scalar(e));
   return Tensor<typename D::Scalar>(type.shape, std::move(values));
 }
@@ -226,7 +226,7 @@ PredTensor pred_constant(const DenseLiteral& literal, const TensorType& type);
 template <class D>
 Tensor<typename D::Scalar> iota(const D& d, const TensorType& type, std::int64_t dimension) {
   const std::int64_t n = num_elements(type.shape);
-  std::vector<typename D::Scalar> out;
+  Storage<typename D::Scalar> out;
   out.reserve(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i)
     out.push_back(d.from_rational(Rational(unravel(type.shape, i)[static_cast<std::size_t>(dimension)])));

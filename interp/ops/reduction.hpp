@@ -40,9 +40,9 @@ Tensor<typename D::Scalar> reduce(const D& d, const Tensor<typename D::Scalar>& 
     }
   const auto starts = offsets_over(input.shape, kept);     // first input of each result element
   const auto inner = offsets_over(input.shape, reduced);   // its inputs, in row-major order
-  Tensor<S> out(out_shape, init);
   const bool innermost_kept = !kept.empty() && kept.back() == static_cast<std::int64_t>(input.shape.size()) - 1;
   if (!innermost_kept) {
+    Tensor<S> out(out_shape, storage_for_writing<S>(num_elements(out_shape)));  // each element written once
     parallel_for_elements(out_shape, out.size(), [&](std::int64_t o) {
       S acc = init;
       const std::int64_t start = starts[static_cast<std::size_t>(o)];
@@ -51,6 +51,7 @@ Tensor<typename D::Scalar> reduce(const D& d, const Tensor<typename D::Scalar>& 
     }, static_cast<std::int64_t>(inner.size()) >= 64 ? 2 : 1024);
     return out;
   }
+  Tensor<S> out(out_shape, filled(num_elements(out_shape), init));  // the accumulators
   constexpr std::int64_t kBlock = 256;
   const std::int64_t blocks = (out.size() + kBlock - 1) / kBlock;
   parallel_for_elements(out_shape, blocks, [&](std::int64_t b) {
@@ -140,7 +141,7 @@ Tensor<S> reduce_window_by(const Tensor<S>& input, const S& init, const WindowAt
   const Tensor<S> padded = pad(input, init, low, high, interior);
   const auto strides = row_major_strides(padded.shape);
   const auto offsets = window_offsets(g, strides);
-  Tensor<S> out(g.windows, init);
+  Tensor<S> out(g.windows, storage_for_writing<S>(num_elements(g.windows)));  // each element written once
   parallel_for_elements(g.windows, out.size(), [&](std::int64_t w) {
     const std::int64_t start = window_start(g, strides, w);
     S acc = init;
