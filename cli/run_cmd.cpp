@@ -257,15 +257,14 @@ void refuse_if_too_large(const Module& m, const std::string& domain, std::uint64
   }
 }
 
-// A float run on two or more threads first touches the heap it is about to need (the
-// estimated peak of live tensors, at most 1 GiB) on every thread at once: the run then reuses
-// those pages (keep_freed_memory_for_reuse) instead of faulting each one in on the program's
-// thread as a new tensor is zero-filled. Arbitrary-precision runs allocate limbs in the
-// threads already.
+// A float run first touches the heap it is about to need (the estimated peak of live tensors,
+// at most 1 GiB) on every thread at once, on huge pages where the kernel gives them: the run
+// then reuses those pages (keep_freed_memory_for_reuse) instead of faulting each one in as a
+// new tensor is first written (on a virtual machine, 4 KiB faults were a third of a short f64
+// run on one thread). Arbitrary-precision runs allocate limbs in the threads already.
 template <class D>
 void touch_heap_first(const D& d, const Module& m, const RunArgs& args) {
   if constexpr (std::is_floating_point_v<typename D::Scalar>) {
-    if (thread_count() < 2) return;
     const int replicas_here = args.mpi ? 1 : args.replicas;  // under --mpi, this process holds one replica
     const std::uint64_t peak = estimate_peak_memory(m, scalar_bytes(d), replicas_here).peak_bytes;
     touch_heap_in_parallel(std::min<std::uint64_t>(peak, std::uint64_t{1} << 30));

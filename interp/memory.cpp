@@ -1,5 +1,6 @@
 #include "interp/memory.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
@@ -10,8 +11,11 @@
 #include <set>
 #include <sstream>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "ast/regions.hpp"
+#include "interp/tensor.hpp"
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -250,33 +254,42 @@ void gmp_free(void* p, std::size_t) { std::free(p); }
 void install_throwing_gmp_allocator() { mp_set_memory_functions(gmp_allocate, gmp_reallocate, gmp_free); }
 
 void keep_freed_memory_for_reuse() {
+  enable_storage_pool();  // large tensors: whole huge pages, kept
 #ifdef __GLIBC__
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest: tensors up to 32 MiB come from the heap
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest: smaller blocks come from the heap
   mallopt(M_TRIM_THRESHOLD, INT_MAX);   // and freed heap memory is never handed back
 #endif
 }
 
 void touch_heap_in_parallel(std::uint64_t bytes) {
-#ifdef __GLIBC__
-  constexpr std::size_t kBlock = std::size_t{16} << 20;  // under the 32 MiB mmap threshold: from the heap
+  constexpr std::size_t kChunk = std::size_t{16} << 20;  // a thread's share at a time; under glibc's 32 MiB mmap threshold
   constexpr std::size_t kPage = 4096;
-  std::vector<char*> blocks;
-  blocks.reserve(static_cast<std::size_t>(bytes / kBlock + 1));  // nothing small between the blocks: freed, they merge
-  for (std::uint64_t done = 0; done < bytes; done += kBlock) {
-    char* b = static_cast<char*>(std::malloc(kBlock));
-    if (!b) break;  // nothing to prepare then: the run reports its own shortage
-    blocks.push_back(b);
+  // With the storage pool, one block of the whole size (the tensors take their blocks from it);
+  // otherwise heap blocks, which merge when freed (nothing small between them).
+  std::vector<std::pair<char*, std::size_t>> blocks;
+  try {
+    if (storage_pool_enabled()) {
+      const auto size = static_cast<std::size_t>(std::max<std::uint64_t>(bytes, kHugePageBytes));
+      blocks.emplace_back(static_cast<char*>(allocate_storage_bytes(size)), size);
+    } else {
+#ifdef __GLIBC__
+      blocks.reserve(static_cast<std::size_t>(bytes / kChunk + 1));
+      for (std::uint64_t done = 0; done < bytes; done += kChunk) blocks.emplace_back(static_cast<char*>(allocate_storage_bytes(kChunk)), kChunk);
+#endif
+    }
+  } catch (const std::bad_alloc&) {
+    // nothing more to prepare: the run reports its own shortage
   }
-  const auto n = static_cast<std::int64_t>(blocks.size());
+  std::vector<std::pair<char*, std::size_t>> chunks;
+  for (const auto& [block, size] : blocks)
+    for (std::size_t at = 0; at < size; at += kChunk) chunks.emplace_back(block + at, std::min(kChunk, size - at));
+  const auto n = static_cast<std::int64_t>(chunks.size());
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
-    volatile char* b = blocks[static_cast<std::size_t>(i)];
-    for (std::size_t at = 0; at < kBlock; at += kPage) b[at] = 0;
+    volatile char* chunk = chunks[static_cast<std::size_t>(i)].first;
+    for (std::size_t at = 0; at < chunks[static_cast<std::size_t>(i)].second; at += kPage) chunk[at] = 0;
   }
-  for (char* b : blocks) std::free(b);
-#else
-  (void)bytes;
-#endif
+  for (const auto& [block, size] : blocks) free_storage_bytes(block, size);
 }
 
 }  // namespace shlo

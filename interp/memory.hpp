@@ -76,17 +76,18 @@ std::string format_bytes(std::uint64_t bytes);
 void install_throwing_gmp_allocator();
 
 /// Keeps freed memory in the process for the next tensor instead of returning it to the
-/// system (glibc's malloc; nothing elsewhere). A run frees and allocates tensors of the same
-/// sizes op after op: returned memory comes back as fresh pages, each one a page fault and
+/// system: large tensors from the storage pool (enable_storage_pool: whole huge pages), smaller
+/// blocks from glibc's heap, which no longer trims. A run frees and allocates tensors of the
+/// same sizes op after op: returned memory comes back as fresh pages, each one a page fault and
 /// zeroed by the kernel on one thread, which was a tenth of a short f64 run. The process keeps
 /// its peak size until it exits: for the shlo command, not for a library's host process.
 void keep_freed_memory_for_reuse();
 
-/// Allocates about `bytes` from the heap in blocks under glibc's mmap threshold, touches every
-/// page of them on all the threads at once, and frees them: with keep_freed_memory_for_reuse,
-/// the tensors allocated next take those pages without a page fault each (on a virtual
-/// machine a fault can cost microseconds, and a new tensor's faults fell on one thread). Use
-/// before a run whose peak is known; it changes no result. Nothing outside glibc.
+/// Allocates about `bytes` of tensor storage (with keep_freed_memory_for_reuse, one block from
+/// the storage pool; otherwise heap blocks under glibc's mmap threshold), touches every page of
+/// it on all the threads at once, and frees it: the tensors allocated next take those pages
+/// without a page fault each (on a virtual machine a fault can cost microseconds). Use before a
+/// run whose peak is known; it changes no result.
 void touch_heap_in_parallel(std::uint64_t bytes);
 
 }  // namespace shlo

@@ -24,8 +24,27 @@ std::string shape_to_string(const Shape& shape);
 /// Row-major strides in elements.
 std::vector<std::int64_t> row_major_strides(const Shape& shape);
 
+/// Storage blocks of this size or more come from the storage pool, once it is enabled.
+inline constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
+
+/// `bytes` of tensor storage (throws std::bad_alloc). Once enable_storage_pool has been called,
+/// a block of kHugePageBytes or more is whole huge pages from the pool (interp/storage_pool.cpp):
+/// mappings the kernel is asked to back with transparent huge pages, where it offers them, so
+/// that first writes fault 2 MiB at a time instead of 4 KiB (on a virtual machine a fault costs
+/// microseconds: a third of a short f64 run), and freed blocks are kept for the next tensor.
+/// Otherwise, and for smaller blocks, plain operator new.
+void* allocate_storage_bytes(std::size_t bytes);
+/// Frees a block from allocate_storage_bytes of the same `bytes`.
+void free_storage_bytes(void* block, std::size_t bytes) noexcept;
+/// Large storage from the pool from now on. The pool keeps the peak of the large blocks live at
+/// once until the process exits: for the shlo command (keep_freed_memory_for_reuse), not for a
+/// library's host process.
+void enable_storage_pool();
+bool storage_pool_enabled();
+
 /// std::allocator, except that an element constructed without a value is default-initialised
-/// rather than value-initialised: for float and double, left indeterminate instead of zeroed.
+/// rather than value-initialised (for float and double, left indeterminate instead of zeroed),
+/// and that its blocks come from allocate_storage_bytes (large ones on huge pages).
 template <class T>
 struct DefaultInitAllocator : std::allocator<T> {
   using value_type = T;
@@ -34,6 +53,11 @@ struct DefaultInitAllocator : std::allocator<T> {
   DefaultInitAllocator() = default;
   template <class U>
   DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+  T* allocate(std::size_t n) {
+    if (n > std::size_t(-1) / sizeof(T)) throw std::bad_array_new_length();
+    return static_cast<T*>(allocate_storage_bytes(n * sizeof(T)));
+  }
+  void deallocate(T* p, std::size_t n) noexcept { free_storage_bytes(p, n * sizeof(T)); }
   template <class U>
   void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) { ::new (static_cast<void*>(p)) U; }
   template <class U, class... Args>

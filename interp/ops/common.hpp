@@ -177,36 +177,30 @@ Storage<E> filled(std::int64_t n, const E& value) {
 }
 
 /// Working storage whose every element is written before it is read (a convolution's patch
-/// and packed-weight buffers). float and double are left uninitialised, so that the threads
-/// that write the buffer are the ones that first touch its pages, and no thread zero-fills
-/// it first; scalars with a placeholder state start as placeholders (storage_for_writing);
-/// other scalars (multiple precision) are copies of `init`, as in a vector. A large buffer of
+/// and packed-weight buffers): a Storage. float and double are left uninitialised, so that the
+/// threads that write the buffer are the ones that first touch its pages, and no thread
+/// zero-fills it first; scalars with a placeholder state start as placeholders
+/// (storage_for_writing); other scalars (multiple precision) are copies of `init`. A large buffer of
 /// multiple-precision scalars is freed by the threads.
 template <class S>
 class Scratch {
  public:
-  Scratch(std::size_t n, const S& init) : size_(n) {
-    if constexpr (std::is_trivially_default_constructible_v<S> && std::is_trivially_destructible_v<S>)
-      raw_.reset(new S[n]);  // default-initialised: indeterminate until written
-    else if constexpr (requires { S::placeholder(); })
-      vec_ = storage_for_writing<S>(static_cast<std::int64_t>(n));
+  Scratch(std::size_t n, const S& init) {
+    if constexpr (std::is_floating_point_v<S> || requires { S::placeholder(); })
+      storage_ = storage_for_writing<S>(static_cast<std::int64_t>(n));  // indeterminate (or placeholders) until written
     else
-      vec_.assign(n, init);
-    data_ = raw_ ? raw_.get() : vec_.data();
+      storage_.assign(n, init);
   }
-  ~Scratch() { release_in_parallel(vec_); }
+  ~Scratch() { release_in_parallel(storage_); }
   Scratch(const Scratch&) = delete;
   Scratch& operator=(const Scratch&) = delete;
-  S* data() { return data_; }
-  S& operator[](std::size_t i) { return data_[i]; }
-  S* begin() { return data_; }
-  S* end() { return data_ + size_; }
+  S* data() { return storage_.data(); }
+  S& operator[](std::size_t i) { return storage_[i]; }
+  S* begin() { return storage_.data(); }
+  S* end() { return storage_.data() + storage_.size(); }
 
  private:
-  std::size_t size_;
-  std::unique_ptr<S[]> raw_;
-  std::vector<S> vec_;
-  S* data_ = nullptr;
+  Storage<S> storage_;
 };
 
 /// A copy of `in`, written by the threads when it is large.

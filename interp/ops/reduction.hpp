@@ -211,16 +211,19 @@ Tensor<typename D::Scalar> select_and_scatter(const D& d, const Tensor<typename 
   };
   // 1. Per source element, the positions it is sent to (and, in the bound domain, as what):
   //    slots s*per .. s*per+count[s]-1 of `sent`.
+  //    Both arrays are written by the threads before they are read (DefaultInitAllocator: not
+  //    zero-filled on the program's thread first).
   struct Sent {
-    std::int64_t position = -1;
-    std::uint8_t exact = 1, floating = 1;
+    std::int64_t position;
+    std::uint8_t exact, floating;
   };
   const std::int64_t per = may_flip ? n : 1;
-  std::vector<Sent> sent(static_cast<std::size_t>(source.size() * per));
-  std::vector<std::int32_t> count(static_cast<std::size_t>(source.size()), 0);
+  std::vector<Sent, DefaultInitAllocator<Sent>> sent(static_cast<std::size_t>(source.size() * per));
+  std::vector<std::int32_t, DefaultInitAllocator<std::int32_t>> count(static_cast<std::size_t>(source.size()));
   parallel_for_elements(source.shape, source.size(), [&](std::int64_t s) {
     Sent* to = sent.data() + s * per;
     auto& sent_count = count[static_cast<std::size_t>(s)];
+    sent_count = 0;
     if constexpr (may_flip) {
       // The choice may differ between the exact and the float evaluation: every position
       // that may be chosen receives the source as a possible term.
@@ -238,7 +241,7 @@ Tensor<typename D::Scalar> select_and_scatter(const D& d, const Tensor<typename 
       for_each_candidate(s, [&](std::int64_t off) {
         if (selected < 0 || !selects(operand[selected], operand[off])) selected = off;
       });
-      if (selected >= 0) to[sent_count++] = {selected};
+      if (selected >= 0) to[sent_count++] = {selected, 1, 1};
     }
   }, 256);
   // 2. Per result element, its terms in increasing source order.
