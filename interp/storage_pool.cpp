@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <fstream>
 #include <iterator>
@@ -40,14 +41,8 @@ class HugePagePool {
     return *pool;
   }
 
-  void enable() {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    enabled_ = true;
-  }
-  bool enabled() {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    return enabled_;
-  }
+  void enable() { enabled_ = true; }
+  bool enabled() const { return enabled_; }
 
   // `bytes`, a multiple of kHugePageBytes: the lowest free range that fits, else a new mapping.
   void* take(std::size_t bytes) {
@@ -109,16 +104,16 @@ class HugePagePool {
   }
 
   std::mutex mutex_;
-  bool enabled_ = false;
+  std::atomic<bool> enabled_ = false;
   const bool huge_pages_ = huge_pages_on_request();
   std::map<char*, std::size_t> mappings_;  // every mapping made, by address: never unmapped
   std::map<char*, std::size_t> free_;      // free ranges by address, none adjacent
 };
 
+// `bytes` rounded up to whole huge pages (0 where that overflows).
 std::size_t whole_huge_pages(std::size_t bytes) {
   const std::size_t whole = (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
-  if (whole < bytes) throw std::bad_alloc();
-  return whole;
+  return whole < bytes ? 0 : whole;
 }
 
 }  // namespace
@@ -129,13 +124,15 @@ bool storage_pool_enabled() { return HugePagePool::instance().enabled(); }
 
 void* allocate_storage_bytes(std::size_t bytes) {
   if (bytes < kHugePageBytes || !storage_pool_enabled()) return ::operator new(bytes);
-  return HugePagePool::instance().take(whole_huge_pages(bytes));
+  const std::size_t whole = whole_huge_pages(bytes);
+  if (whole == 0) throw std::bad_alloc();
+  return HugePagePool::instance().take(whole);
 }
 
 void free_storage_bytes(void* block, std::size_t bytes) noexcept {
   if (block == nullptr) return;
   // A large block allocated before the pool was enabled is the C library's.
-  if (bytes >= kHugePageBytes && HugePagePool::instance().give_back(block, (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes)) return;
+  if (bytes >= kHugePageBytes && HugePagePool::instance().give_back(block, whole_huge_pages(bytes))) return;
   ::operator delete(block);
 }
 
