@@ -123,6 +123,16 @@ TEST_CASE("threads: the threaded loop really runs on several threads, and MPFR k
 #endif
   });
   CHECK(std::set<int>(who.begin(), who.end()).size() == 4);
+#ifdef _OPENMP
+  // Inside an active region (a convolution's images split over the threads) nested regions run
+  // on one thread, so an op called there must see one thread and not split its work into
+  // pieces run one after another (the control: outside it, the count set above).
+  std::vector<int> inside(2, -1);
+#pragma omp parallel num_threads(2)
+  inside[static_cast<std::size_t>(omp_get_thread_num())] = thread_count();
+  CHECK(inside == std::vector<int>{1, 1});
+  CHECK(thread_count() == 4);
+#endif
   // The least failing element's error, as the serial loop reports it.
   CHECK_THROWS_WITH(parallel_for_elements({64, 64}, 4096, [](std::int64_t i) {
                       if (i == 100 || i == 4000) throw DomainError("bad " + std::to_string(i));
