@@ -90,7 +90,7 @@ std::string convolution_op(const ConvCase& c) {
 }  // namespace
 
 TEST_CASE("IEEE products: dot_general equals the naive sums bit for bit at every edge of the register blocks", "[ops][slabs]") {
-  for (std::int64_t M : {1, 3, 4, 5, 9})
+  for (std::int64_t M : {1, 2, 3, 4, 5, 6, 7, 9})
     for (std::int64_t N : {1, 7, 8, 9, 16, 17, 33})
       for (std::int64_t K : {1, 37}) {
         INFO(M << " x " << K << " times " << K << " x " << N);
@@ -99,6 +99,16 @@ TEST_CASE("IEEE products: dot_general equals the naive sums bit for bit at every
         check_against_naive<float>(binary_program(x, k, r, "f32", op), x, k, K > 1);
         check_against_naive<double>(binary_program(x, k, r, "f64", op), x, k, K > 1);
       }
+  // Large enough to split over 2 threads: 27 rows as 13 + 14, each block with rows left over
+  // from the 4-row step (1 and 2), and 26 and 25 rows (2 + 1, 1 + 0).
+  for (std::int64_t M : {25, 26, 27})
+    for (std::int64_t N : {16, 17}) {
+      INFO(M << " x 700 times 700 x " << N);
+      const Shape x = {M, 700}, k = {700, N}, r = {M, N};
+      const std::string op = "stablehlo.dot_general %x, %k, contracting_dims = [1] x [0]";
+      check_against_naive<float>(binary_program(x, k, r, "f32", op), x, k);
+      check_against_naive<double>(binary_program(x, k, r, "f64", op), x, k);
+    }
 }
 
 TEST_CASE("IEEE convolutions equal the naive sums bit for bit across slabs, stacked images and groups", "[ops][slabs]") {
@@ -110,6 +120,9 @@ TEST_CASE("IEEE convolutions equal the naive sums bit for bit across slabs, stac
       // Output positions first (X = 1024 >= 8 features): K = 288 in two slabs in f64.
       {"lanes over positions, two slabs", {2, 32, 32, 32}, {8, 32, 3, 3}, {2, 8, 32, 32}, "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]",
        "stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]"},
+      // Four images: split over 2 threads, each image's product then on its own thread.
+      {"lanes over positions, images in parallel", {4, 32, 16, 16}, {8, 32, 3, 3}, {4, 8, 16, 16},
+       "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]", "stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]"},
       {"stacked, feature groups", {2, 64, 6, 6}, {32, 32, 5, 5}, {2, 32, 2, 2}, "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]",
        "stride = [1, 1], pad = [[0, 0], [0, 0]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]", 2, 1},
       {"stacked, batch groups", {4, 16, 7, 7}, {32, 16, 5, 5}, {2, 32, 3, 3}, "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]",

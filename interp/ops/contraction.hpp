@@ -97,8 +97,9 @@ void matmul_block(const D& d, const typename D::Scalar* A, const typename D::Sca
 }
 
 // The same, its rows split over the threads when the product is large: one contiguous block
-// per thread, the blocks as even as they can be with their bounds at multiples of 4 rows (the
-// IEEE kernel's step; 9 rows on 2 threads are 4 + 5, not 8 + 1). Each element's sum is untouched.
+// per thread, as even as can be (27 rows on 2 threads are 13 + 14: the IEEE kernel keeps rows
+// left over from its 4-row step in registers too, so a row costs about the same wherever it
+// falls). Each element's sum is untouched.
 template <class D>
 void matmul_rows(const D& d, const typename D::Scalar* A, const typename D::Scalar* B, typename D::Scalar* C,
                  std::int64_t M, std::int64_t K, std::int64_t N) {
@@ -108,7 +109,7 @@ void matmul_rows(const D& d, const typename D::Scalar* A, const typename D::Scal
   const SplitWork meter(M >= 8 && work >= enough);
   if (threads == 1 || M < 8 || work < enough) return matmul_block(d, A, B, C, M, K, N);
   const std::int64_t blocks = std::min<std::int64_t>(threads, M / 4);
-  auto block_start = [&](std::int64_t b) { return b == blocks ? M : (M * b / blocks + 2) / 4 * 4; };  // nearest multiple of 4
+  auto block_start = [&](std::int64_t b) { return M * b / blocks; };
   std::exception_ptr error;
 #pragma omp parallel for schedule(static)
   for (std::int64_t b = 0; b < blocks; ++b) {
@@ -245,11 +246,6 @@ Tensor<typename D::Scalar> convolution(const D& d, const Tensor<typename D::Scal
   // Packed weights, slab by slab: slab [k0, k0 + length) holds W[o][k] row-major (Og x length)
   // or, transposed, W[k][o] (length x Og); either way it starts at k0 * Og.
   Scratch<S> weights(static_cast<std::size_t>(Og * K), zero);  // every element packed below before use
-  auto packed_at = [&](std::int64_t o, std::int64_t k) -> std::size_t {
-    if (!lanes_over_x) return static_cast<std::size_t>(k * Og + o);
-    const std::int64_t k0 = k / ks * ks, length = std::min(ks, K - k0);
-    return static_cast<std::size_t>(k0 * Og + o * length + (k - k0));
-  };
   auto image_input = [&](std::int64_t g, std::int64_t n) -> const S* {
     const std::int64_t c0 = fg > 1 ? g * Cg : 0;
     const std::int64_t n_in = bg > 1 ? n + g * N_out : n;
@@ -337,23 +333,37 @@ Tensor<typename D::Scalar> convolution(const D& d, const Tensor<typename D::Scal
   try {
     for (std::int64_t g = 0; g < groups; ++g) {
       const std::int64_t o0 = g * Og;
-      // The threads pack their own rows (a weight gradient's kernel is a whole activation, megabytes).
-      auto weight = [&](std::int64_t o, std::int64_t k) -> const S& {
-        return kernel.data[static_cast<std::size_t>(((o0 + o) * Cg + k % Cg) * window + k / Cg)];
-      };
-      if (lanes_over_x)
+      // The threads pack their own rows (a weight gradient's kernel is a whole activation,
+      // megabytes), walking k = (kp, ci) with running indices: a division per element (k / Cg,
+      // k % Cg) cost more than the copy. The kernel of group g is [o][ci][kp] from row o0.
+      const S* kernel_group = kernel.data.data() + o0 * Cg * window;
+      if (lanes_over_x)  // slab by slab, W[o][k] row-major (Og x length) from k0 * Og
         parallel_for_ranges(Og, [&](std::int64_t o_begin, std::int64_t o_end) {
           for (std::int64_t o = o_begin; o < o_end; ++o)
-            for (std::int64_t k = 0; k < K; ++k) weights[packed_at(o, k)] = weight(o, k);
+            for (std::int64_t k0 = 0; k0 < K; k0 += ks) {
+              const std::int64_t length = std::min(ks, K - k0);
+              const S* row = kernel_group + o * Cg * window;
+              S* packed = weights.data() + k0 * Og + o * length;
+              std::int64_t kp = k0 / Cg, ci = k0 % Cg;
+              for (std::int64_t j = 0; j < length; ++j) {
+                packed[j] = row[ci * window + kp];
+                if (++ci == Cg) ci = 0, ++kp;
+              }
+            }
         }, std::max<std::int64_t>(1, kCopyGrain<S> / K));
-      else  // W[k][o] with k = (kp, ci) from the kernel's [o][ci][kp], eight window positions at a
-            // time: each line of the kernel read is used whole (a weight gradient's kernel has
-            // 1,024 positions, and k-major reads would touch one line per element)
+      else  // W[k][o] (k * Og + o), eight window positions at a time: each line of the kernel
+            // read is used whole (a weight gradient's kernel has 1,024 positions, and k-major
+            // reads would touch one line per element)
         parallel_for_ranges((window + 7) / 8, [&](std::int64_t b_begin, std::int64_t b_end) {
-          for (std::int64_t kp0 = b_begin * 8; kp0 < std::min(window, b_end * 8); kp0 += 8)
+          for (std::int64_t kp0 = b_begin * 8; kp0 < std::min(window, b_end * 8); kp0 += 8) {
+            const std::int64_t kp1 = std::min(window, kp0 + 8);
             for (std::int64_t ci = 0; ci < Cg; ++ci)
-              for (std::int64_t o = 0; o < Og; ++o)
-                for (std::int64_t kp = kp0; kp < std::min(window, kp0 + 8); ++kp) weights[packed_at(o, kp * Cg + ci)] = weight(o, kp * Cg + ci);
+              for (std::int64_t o = 0; o < Og; ++o) {
+                const S* positions = kernel_group + (o * Cg + ci) * window;
+                S* packed = weights.data() + ci * Og + o;  // k = kp * Cg + ci
+                for (std::int64_t kp = kp0; kp < kp1; ++kp) packed[kp * Cg * Og] = positions[kp];
+              }
+          }
         }, std::max<std::int64_t>(1, kCopyGrain<S> / (8 * K / window * Og)));
       if (stacked) {
         stacked_images(g);
