@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -197,8 +198,18 @@ void print_slowest_instructions(std::vector<InstructionTime> spent, const Module
   }
 }
 
+// Wall time of the steps around the ops, for --timing: what no thread count speeds up unless the
+// step itself splits (the heap touch does).
+struct Phases {
+  double parse = 0, inputs = 0, heap_touch = 0, outputs = 0;  // heap_touch: from the start of the inputs to its end
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 template <class D>
-void print_timing(const RunResult<D>& result, const Module& m, double total) {
+void print_timing(const RunResult<D>& result, const Module& m, double total, const Phases& phases) {
   // serial: CPU time outside loops that split over the threads (SplitWork); meaningful with --threads 1.
   std::printf("\n%-20s %8s %10s %12s %10s %10s\n", "op", "count", "time (s)", "flops", "GFLOP/s", "serial (s)");
   double flops = 0, split = 0;
@@ -210,6 +221,8 @@ void print_timing(const RunResult<D>& result, const Module& m, double total) {
   }
   std::printf("%-20s %8s %10.3f %12.4g %10.3f\n", "total", "", total, flops, total > 0 ? flops / total / 1e9 : 0.0);
   std::printf("peak live tensors: %.1f MiB (scalar storage)\n", static_cast<double>(result.peak_live_bytes) / (1 << 20));
+  std::printf("wall time: parse %.3f s, inputs %.3f s and heap touch (alongside) %.3f s in all, ops %.3f s, outputs %.3f s\n",
+              phases.parse, phases.inputs, phases.heap_touch, total, phases.outputs);
   // The whole process so far (parsing, inputs, outputs written), user and system time.
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -220,17 +233,19 @@ void print_timing(const RunResult<D>& result, const Module& m, double total) {
   print_slowest_instructions(result.instructions, m);
 }
 
-// The time line, the summary table and the output files of a finished run.
+// The time line, the summary table and the output files of a finished run; returns the seconds
+// spent writing the files.
 template <class D>
-void report(const D& d, const Module& m, const RunResult<D>& result, const RunArgs& args, const std::string& arithmetic,
-            double seconds) {
+double report(const D& d, const Module& m, const RunResult<D>& result, const RunArgs& args, const std::string& arithmetic,
+              double seconds) {
   std::printf("%s: @%s in %s on %d replica(s): %.3f s\n", m.file.c_str(), m.function().name.c_str(), arithmetic.c_str(), args.replicas,
               seconds);
   print_summary(d, m, result, args);
-  if (!args.out_dir.empty()) {
-    write_outputs(d, m, result, args);
-    std::printf("outputs written to %s\n", args.out_dir.c_str());
-  }
+  if (args.out_dir.empty()) return 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  write_outputs(d, m, result, args);
+  std::printf("outputs written to %s\n", args.out_dir.c_str());
+  return seconds_since(t0);
 }
 
 // Refuses, before anything is allocated, a program whose live tensors would not fit in
@@ -262,14 +277,16 @@ void refuse_if_too_large(const Module& m, const std::string& domain, std::uint64
 // then reuses those pages (keep_freed_memory_for_reuse) instead of faulting each one in as a
 // new tensor is first written (on a virtual machine, 4 KiB faults were a third of a short f64
 // run on one thread). Arbitrary-precision runs allocate limbs in the threads already.
+// `alongside` (the inputs drawn or read) runs on this thread meanwhile, then it touches too.
 template <class D>
-void touch_heap_first(const D& d, const Module& m, const RunArgs& args) {
+void touch_heap_first(const D& d, const Module& m, const RunArgs& args, const std::function<void()>& alongside = {}) {
   if constexpr (std::is_floating_point_v<typename D::Scalar>) {
     const int replicas_here = args.mpi ? 1 : args.replicas;  // under --mpi, this process holds one replica
     const std::uint64_t peak = estimate_peak_memory(m, scalar_bytes(d), replicas_here).peak_bytes;
-    touch_heap_in_parallel(std::min<std::uint64_t>(peak, std::uint64_t{1} << 30));
+    touch_heap_in_parallel(std::min<std::uint64_t>(peak, std::uint64_t{1} << 30), alongside);
   } else {
     (void)d, (void)m, (void)args;
+    if (alongside) alongside();
   }
 }
 
@@ -314,13 +331,22 @@ std::string run_progress_text(const RunProgress& p) {
 namespace {
 
 template <class D>
-void run_in(const D& d, const Module& m, const RunArgs& args) {
+void run_in(const D& d, const Module& m, const RunArgs& args, Phases phases) {
   refuse_if_too_large(m, d.name(), scalar_bytes(d), args);
-  touch_heap_first(d, m, args);
 #ifdef SHLO_HAVE_MPI
-  if (args.mpi) return run_mpi(d, m, args);
+  if (args.mpi) {
+    touch_heap_first(d, m, args);
+    return run_mpi(d, m, args);
+  }
 #endif
-  auto inputs = load_inputs(d, m, args);
+  // The inputs are drawn (or read) while the other threads touch the heap.
+  const auto step = std::chrono::steady_clock::now();
+  std::vector<std::vector<Value<D>>> inputs;
+  touch_heap_first(d, m, args, [&] {
+    inputs = load_inputs(d, m, args);
+    phases.inputs = seconds_since(step);
+  });
+  phases.heap_touch = seconds_since(step);
   RunOptions options;
   options.replicas = args.replicas;
   // Quiet for the first 2 s: a small program prints no progress at all.
@@ -339,8 +365,8 @@ void run_in(const D& d, const Module& m, const RunArgs& args) {
   }
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   progress.clear();
-  report(d, m, result, args, d.name(), total);
-  if (args.timing) print_timing(result, m, total);
+  phases.outputs = report(d, m, result, args, d.name(), total);
+  if (args.timing) print_timing(result, m, total, phases);
 }
 
 // float32 on the CUDA kernels: on the device ("cuda") or their host path ("cuda-host").
@@ -355,8 +381,8 @@ void run_cuda(const Module& m, const RunArgs& args) {
   }
   const F32Domain d;
   refuse_if_too_large(m, "f32", sizeof(float), args);
-  touch_heap_first(d, m, args);
-  auto inputs = load_inputs(d, m, args);
+  std::vector<std::vector<Value<F32Domain>>> inputs;
+  touch_heap_first(d, m, args, [&] { inputs = load_inputs(d, m, args); });
   RunResult<F32Domain> result;
   double seconds = 0;
   try {
@@ -411,8 +437,11 @@ void add_run_command(CLI::App& app) {
                   "size (4G, 512M, bytes); default: the machine's available memory");
   cmd->callback([args]() {
     Module m;
+    Phases phases;
+    const auto parse_start = std::chrono::steady_clock::now();
     try {
       m = parse_module_file(args->file);
+      phases.parse = seconds_since(parse_start);
     } catch (const ParseError& e) {
       std::cerr << e.what() << "\n";
       throw CLI::RuntimeError(1);
@@ -436,7 +465,7 @@ void add_run_command(CLI::App& app) {
     } catch (const DomainError& e) {
       usage_error(e.what());
     }
-    with_domain(domain, [&](const auto& d) { run_in(d, m, *args); });
+    with_domain(domain, [&](const auto& d) { run_in(d, m, *args, phases); });
   });
 }
 

@@ -1,9 +1,15 @@
 #include "interp/memory.hpp"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -261,8 +267,9 @@ void keep_freed_memory_for_reuse() {
 #endif
 }
 
-void touch_heap_in_parallel(std::uint64_t bytes) {
-  constexpr std::size_t kChunk = std::size_t{16} << 20;  // a thread's share at a time; under glibc's 32 MiB mmap threshold
+void touch_heap_in_parallel(std::uint64_t bytes, const std::function<void()>& alongside) {
+  constexpr std::size_t kChunk = std::size_t{16} << 20;  // a heap block: under glibc's 32 MiB mmap threshold
+  constexpr std::size_t kShare = std::size_t{4} << 20;   // what a thread takes at a time (two huge pages)
   constexpr std::size_t kPage = 4096;
   // With the storage pool, one block of the whole size (the tensors take their blocks from it);
   // otherwise heap blocks, which merge when freed (nothing small between them).
@@ -280,16 +287,34 @@ void touch_heap_in_parallel(std::uint64_t bytes) {
   } catch (const std::bad_alloc&) {
     // nothing more to prepare: the run reports its own shortage
   }
-  std::vector<std::pair<char*, std::size_t>> chunks;
+  std::vector<std::pair<char*, std::size_t>> shares;
   for (const auto& [block, size] : blocks)
-    for (std::size_t at = 0; at < size; at += kChunk) chunks.emplace_back(block + at, std::min(kChunk, size - at));
-  const auto n = static_cast<std::int64_t>(chunks.size());
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) {
-    volatile char* chunk = chunks[static_cast<std::size_t>(i)].first;
-    for (std::size_t at = 0; at < chunks[static_cast<std::size_t>(i)].second; at += kPage) chunk[at] = 0;
+    for (std::size_t at = 0; at < size; at += kShare) shares.emplace_back(block + at, std::min(kShare, size - at));
+  const auto n = static_cast<std::int64_t>(shares.size());
+  // Shares handed out in turn: the thread that runs `alongside` joins when it is done.
+  std::atomic<std::int64_t> next{0};
+  std::exception_ptr error;
+#pragma omp parallel
+  {
+#ifdef _OPENMP
+    const bool first = omp_get_thread_num() == 0;
+#else
+    const bool first = true;
+#endif
+    if (first && alongside) {
+      try {
+        alongside();
+      } catch (...) {
+        error = std::current_exception();
+      }
+    }
+    for (std::int64_t i = next++; i < n; i = next++) {
+      volatile char* share = shares[static_cast<std::size_t>(i)].first;
+      for (std::size_t at = 0; at < shares[static_cast<std::size_t>(i)].second; at += kPage) share[at] = 0;
+    }
   }
   for (const auto& [block, size] : blocks) free_storage_bytes(block, size);
+  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace shlo

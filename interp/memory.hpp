@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -87,7 +88,9 @@ void keep_freed_memory_for_reuse();
 /// the storage pool; otherwise heap blocks under glibc's mmap threshold), touches every page of
 /// it on all the threads at once, and frees it: the tensors allocated next take those pages
 /// without a page fault each (on a virtual machine a fault can cost microseconds). Use before a
-/// run whose peak is known; it changes no result.
-void touch_heap_in_parallel(std::uint64_t bytes);
+/// run whose peak is known; it changes no result. `alongside`, when given, runs on the calling
+/// thread first (drawing or reading a run's inputs), while the other threads touch; then that
+/// thread touches too. Its exception, if any, is rethrown once every page is touched.
+void touch_heap_in_parallel(std::uint64_t bytes, const std::function<void()>& alongside = {});
 
 }  // namespace shlo

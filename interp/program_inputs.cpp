@@ -237,11 +237,18 @@ NpyArray random_input(const TensorType& type, std::uint64_t seed, int replica, s
 
 InputArrays random_inputs(const Function& f, std::uint64_t seed, int replicas, double lo, double hi, int first, int count) {
   InputArrays in = replica_range(replicas, first, count);
-  for (std::size_t k = 0; k < in.arrays.size(); ++k)
-    for (std::size_t i = 0; i < f.arguments.size(); ++i) {
-      in.arrays[k].push_back(random_input(f.arguments[i].type, seed, first + static_cast<int>(k), i, lo, hi));
-      in.sources[k].push_back(f.arguments[i].name + " (drawn)");
-    }
+  const std::size_t arguments = f.arguments.size();
+  for (std::size_t k = 0; k < in.arrays.size(); ++k) {
+    in.arrays[k].resize(arguments);
+    for (std::size_t i = 0; i < arguments; ++i) in.sources[k].push_back(f.arguments[i].name + " (drawn)");
+  }
+  // Each array has its own generator, so the threads draw them in any order (one at a time: a
+  // generator's stream is sequential); an error is the first array's in replica-major order.
+  const auto total = static_cast<std::int64_t>(in.arrays.size() * arguments);
+  parallel_for_elements({total}, total, [&](std::int64_t j) {
+    const auto k = static_cast<std::size_t>(j) / arguments, i = static_cast<std::size_t>(j) % arguments;
+    in.arrays[k][i] = random_input(f.arguments[i].type, seed, first + static_cast<int>(k), i, lo, hi);
+  }, 2);
   return in;
 }
 
