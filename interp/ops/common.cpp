@@ -10,9 +10,9 @@ namespace shlo {
 
 #ifdef _OPENMP
 // Inside an active parallel region nested regions run on one thread (OpenMP's default), so an
-// op called there (a convolution's per-image product, a replica's ops) must not split its work
-// into pieces that the one thread then runs one after another: a matmul split into row blocks
-// copies each strip of its right operand once per block. omp_get_max_threads() would still say
+// op called there (a convolution's per-image product) must not split its work into pieces
+// that the one thread then runs one after another: a matmul split into row blocks copies
+// each strip of its right operand once per block. omp_get_max_threads() would still say
 // the outer count there.
 int thread_count() { return omp_in_parallel() ? 1 : omp_get_max_threads(); }
 void set_thread_count(int n) { omp_set_num_threads(n < 1 ? 1 : n); }
