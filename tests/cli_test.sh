@@ -154,6 +154,8 @@ if [ -d "$artifacts" ]; then
   check "run --timing" 0 "$shlo" run "$lf" -d f64 --random-inputs 1 --timing
   grep -q "GFLOP/s" "$tmp/out" || { echo "FAIL run --timing table"; cat "$tmp/out"; fails=$((fails + 1)); }
   grep -q "serial fraction" "$tmp/out" || { echo "FAIL run --timing serial fraction"; cat "$tmp/out"; fails=$((fails + 1)); }
+  grep -Eq "^wall time: parse [0-9.]+ s, heap touch [0-9.]+ s \(inputs drawn or read alongside\), inputs [0-9.]+ s in all, ops [0-9.]+ s, outputs [0-9.]+ s$" "$tmp/out" ||
+    { echo "FAIL run --timing wall time of the steps"; cat "$tmp/out"; fails=$((fails + 1)); }
   # The slowest instructions: each row's file:line:column holds the op the row names (the
   # control: the row is checked against a line of the file, which a wrong location fails).
   grep -q "^slowest [0-9]* of [0-9]* instructions run" "$tmp/out" || { echo "FAIL run --timing slowest list"; cat "$tmp/out"; fails=$((fails + 1)); }
