@@ -99,8 +99,8 @@ TEST_CASE("IEEE products: dot_general equals the naive sums bit for bit at every
         check_against_naive<float>(binary_program(x, k, r, "f32", op), x, k, K > 1);
         check_against_naive<double>(binary_program(x, k, r, "f64", op), x, k, K > 1);
       }
-  // Large enough to split over 2 threads: 27 rows as 13 + 14, each block with rows left over
-  // from the 4-row step (1 and 2), and 26 and 25 rows (2 + 1, 1 + 0).
+  // Large enough to split over 2 threads, each block with its own rows left over from the 4-row
+  // step: 27 rows as 13 + 14 (1 and 2 left over), 26 as 13 + 13 (1 and 1), 25 as 12 + 13 (0 and 1).
   for (std::int64_t M : {25, 26, 27})
     for (std::int64_t N : {16, 17}) {
       INFO(M << " x 700 times 700 x " << N);
