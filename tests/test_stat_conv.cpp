@@ -12,8 +12,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
-#include <set>
+#include <map>
+#include <stdexcept>
 #include <sstream>
 
 #include "ast/mlir_parse.hpp"
@@ -70,10 +72,10 @@ Draw judge_draw(const Module& m, const Arrays& in, const Route& route) {
 // (their worst error over the statistical bound), the widest honest ratio under each own
 // profile, and how often bf16 outputs also passed as TF32. Draws are left out where even the
 // float32 outputs have NO VERDICT under ieee (`overflowed`: the float evaluation may overflow,
-// as the train steps' softmax may with inputs in [-1, 1)), and from the profile checks where
-// a reduced profile's wider operands reach an overflow (`wide_overflowed`: NO VERDICT there),
-// and where the uniform draw leaves the program's domain (`outside_domain`: the analysis stops
-// with an error; Adam's second moments, which would, are drawn nonnegative).
+// as the train steps' softmax may with inputs in [-1, 1), or an Adam step's first float32 step
+// overflowed), from the profile checks where a reduced profile's wider operands reach an
+// overflow (`wide_overflowed`: NO VERDICT there), and where the uniform draw leaves the program's domain (`outside_domain`: the analysis stops
+// with an error; an Adam step's state, which would, is a real run's: adam_second_step).
 struct Figures {
   double tf32_caught_at = INFINITY, bf16_caught_at = INFINITY, own_worst = 0;
   int draws = 0, overflowed = 0, wide_overflowed = 0, outside_domain = 0, bf16_passing_tf32 = 0;
@@ -82,28 +84,90 @@ struct Figures {
 bool caught(Verdict v) { return v == Verdict::Improbable || v == Verdict::Fail; }
 
 // The printer's Adam steps take each parameter P with its first and second moments, named P + "m"
-// and P + "v", and their hyperparameters (betas and their complements, bias corrections, learning
-// rate, epsilon) as scalar arguments. A second moment is a running mean of squares and the
-// hyperparameters on its path are positive, so a uniform draw of both signs makes the step's
-// sqrt leave its domain. In a program with such moments (P, P + "m" and P + "v" all arguments)
-// the second moments and the scalar arguments are drawn as |x|. Returns how many arguments.
-int second_moments_nonnegative(const Module& m, Arrays& in) {
-  std::set<std::string> names;
-  for (const auto& a : m.function().arguments) names.insert(a.name);
-  auto second_moment = [&](const std::string& name) {
-    if (name.size() < 3 || name.back() != 'v') return false;
-    const std::string parameter = name.substr(0, name.size() - 1);
-    return names.count(parameter) && names.count(parameter + "m");
-  };
+// and P + "v", the learning rate and the two bias corrections as scalar arguments (%lr, %bc1,
+// %bc2: the betas, epsilon and the weight decay are constants of the text), and return the updated
+// parameters, then the first moments, then the second, in the order of their arguments. A uniform
+// draw of that state is nothing a run ever holds: second moments of both signs leave the sqrt's
+// domain, and drawn near 0 beside epsilon 1e-8, sqrt(v) + eps may reach 0 under both bounds. So
+// the state is the one a real run has at its second step: the program's first step, run in
+// float32 on the same draw from m = v = 0 with lr = 1e-3, bc1 = 1 - 0.9 and bc2 = 1 - 0.999,
+// leaves the parameters and moments that become the inputs, with bc1 = 1 - 0.9^2 and
+// bc2 = 1 - 0.999^2. The first step's outputs are checked to be where the order above puts them
+// (each v = 0.001 g^2 and m = 0.1 g, so m^2 = 10 v; each parameter moved by about lr at most).
+// Returns the number of parameters (0: not an Adam step, `in` unchanged; -1: the first step's
+// float32 run overflowed, as the train steps' softmax may with inputs in [-1, 1)).
+int adam_second_step(const Module& m, const Route& route, Arrays& in) {
   const auto& args = m.function().arguments;
-  if (std::none_of(args.begin(), args.end(), [&](const Argument& a) { return second_moment(a.name); })) return 0;
-  int made = 0;
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    if (!second_moment(args[i].name) && !args[i].type.shape.empty()) continue;
-    for (float& x : std::get<std::vector<float>>(in[i].data)) x = std::fabs(x);
-    ++made;
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < args.size(); ++i) index[args[i].name] = i;
+  std::vector<std::size_t> parameters, firsts, seconds;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& name = args[i].name;
+    if (index.count(name + "m") && index.count(name + "v")) {
+      parameters.push_back(i);
+      firsts.push_back(index[name + "m"]);
+      seconds.push_back(index[name + "v"]);
+    }
   }
-  return made;
+  if (parameters.empty()) return 0;
+  auto scalar = [&](const std::string& name) -> float& {  // argument names keep their '%'
+    if (!index.count(name) || !args[index[name]].type.shape.empty()) throw std::logic_error("an Adam step without the scalar argument " + name);
+    return std::get<std::vector<float>>(in[index[name]].data)[0];
+  };
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& name = args[i].name;
+    if (args[i].type.shape.empty() && name != "%lr" && name != "%bc1" && name != "%bc2")
+      throw std::logic_error("an Adam step with an unknown scalar argument " + name);
+  }
+  // The first step.
+  for (std::size_t k = 0; k < parameters.size(); ++k)
+    for (std::size_t i : {firsts[k], seconds[k]}) std::fill(std::get<std::vector<float>>(in[i].data).begin(), std::get<std::vector<float>>(in[i].data).end(), 0.0f);
+  scalar("%lr") = 1e-3f;
+  scalar("%bc1") = 0.1f;
+  scalar("%bc2") = 0.001f;
+  const Arrays out = route(in, 23);
+  const std::size_t n = parameters.size();
+  if (out.size() < 3 * n) throw std::logic_error("an Adam step with fewer outputs than its parameters and moments");
+  for (std::size_t k = 0; k < 3 * n; ++k)
+    for (float x : data(out[k]))
+      if (!std::isfinite(x)) return -1;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::vector<float>&p = data(in[parameters[k]]), &p1 = data(out[k]), &m1 = data(out[n + k]), &v1 = data(out[2 * n + k]);
+    if (p1.size() != p.size() || m1.size() != p.size() || v1.size() != p.size())
+      throw std::logic_error("an Adam step whose outputs are not its parameters and moments in order: " + args[parameters[k]].name);
+    for (std::size_t j = 0; j < p.size(); ++j) {
+      const double mm = static_cast<double>(m1[j]) * m1[j], ten_v = 10.0 * v1[j];
+      if (v1[j] < 0 || std::fabs(mm - ten_v) > 1e-5 * ten_v + 1e-35 || std::fabs(static_cast<double>(p1[j]) - p[j]) > 2e-3 * (1 + std::fabs(p[j])))
+        throw std::logic_error("an Adam step whose outputs are not its parameters and moments in order: " + args[parameters[k]].name);
+    }
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    in[parameters[k]] = out[k];
+    in[firsts[k]] = out[n + k];
+    in[seconds[k]] = out[2 * n + k];
+  }
+  scalar("%bc1") = 0.19f;
+  scalar("%bc2") = 0.001999f;
+  return static_cast<int>(n);
+}
+
+// With SHLO_STAT_SAVE=DIR, a draw's inputs and its three outputs (TF32, bf16, float32) are
+// written as `shlo run` writes them, DIR/<program>_<lo>_<hi>_seed<s>/{inputs,tf32,bf16,f32},
+// so that `shlo check` can say which op a NO VERDICT stopped at.
+void save_draw(const std::string& name, const Module& m, const Range& range, std::uint64_t seed, const Arrays& in, const Route& route) {
+  const char* dir = std::getenv("SHLO_STAT_SAVE");
+  if (!dir) return;
+  std::ostringstream stem;
+  stem << dir << "/" << name << "_" << range.lo << "_" << range.hi << "_seed" << seed;
+  const std::filesystem::path base(stem.str());
+  std::filesystem::create_directories(base / "inputs");
+  const auto& args = m.function().arguments;
+  for (std::size_t i = 0; i < in.size(); ++i) write_npy((base / "inputs" / (args[i].name.substr(1) + ".npy")).string(), in[i]);
+  for (int o = 0; o < 3; ++o) {
+    const Arrays out = route(in, kOperandBits[o]);
+    std::filesystem::create_directories(base / kOutputNames[o]);
+    for (std::size_t i = 0; i < out.size(); ++i) write_npy((base / kOutputNames[o] / ("result" + std::to_string(i) + ".npy")).string(), out[i]);
+  }
 }
 
 // Every draw (3 ranges x `seeds`) of `name`: TF32 and bf16 outputs IMPROBABLE or FAIL under
@@ -118,18 +182,26 @@ Figures detection_sweep(const std::string& name, const Module& m, const Route& r
   for (const Range range : kRanges)
     for (std::uint64_t seed : seeds) {
       Arrays in = random_inputs(m, seed, range.lo, range.hi);
-      second_moments_nonnegative(m, in);
       ++f.draws;
+      std::ostringstream draw;
+      draw << name << " inputs in [" << range.lo << ", " << range.hi << "), seed " << seed;
+      if (adam_second_step(m, route, in) < 0) {
+        WARN(draw.str() << ": the first Adam step overflowed in float32");
+        ++f.overflowed;
+        continue;
+      }
+      save_draw(name.substr(0, name.find(' ')), m, range, seed, in, route);
       Draw d{};
       try {
         d = judge_draw(m, in, route);
       } catch (const RunError& e) {
-        WARN(name << " inputs in [" << range.lo << ", " << range.hi << "), seed " << seed << ": " << e.what());
+        WARN(draw.str() << ": " << e.what());
         ++f.outside_domain;
         continue;
       }
-      INFO(name << " inputs in [" << range.lo << ", " << range.hi << "), seed " << seed);
+      INFO(draw.str());
       if (d.verdict[0][2] == Verdict::NoVerdict) {
+        WARN(draw.str() << ": float32 outputs NO VERDICT under ieee");
         ++f.overflowed;
         continue;
       }
@@ -151,6 +223,7 @@ Figures detection_sweep(const std::string& name, const Module& m, const Route& r
       f.bf16_caught_at = std::min(f.bf16_caught_at, d.pratio[0][1]);
       f.own_worst = std::max({f.own_worst, d.pratio[1][0], d.pratio[2][1]});
       if (no_verdict) {
+        WARN(draw.str() << ": NO VERDICT under a reduced profile" << verdicts.str());
         ++f.wide_overflowed;
         continue;
       }
@@ -303,32 +376,77 @@ TEST_CASE("stat conv: TF32 and bf16 on the printer's programs at full size", "[.
   }
 }
 
-TEST_CASE("stat conv: the sweep draws an Adam step's second moments (P, Pm, Pv all arguments) and its scalars nonnegative, nothing else",
+namespace {
+
+// One parameter's Adam step in the printer's form, its gradient W * x.
+std::string tiny_adam(const char* returned) {
+  return std::string(R"(module @m {
+  func.func @adam(%x: tensor<4xf32>, %W: tensor<4xf32>, %Wm: tensor<4xf32>, %Wv: tensor<4xf32>, %lr: tensor<f32>, %bc1: tensor<f32>, %bc2: tensor<f32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+    %b1 = stablehlo.constant dense<0.9> : tensor<4xf32>
+    %ob1 = stablehlo.constant dense<0.1> : tensor<4xf32>
+    %b2 = stablehlo.constant dense<0.999> : tensor<4xf32>
+    %ob2 = stablehlo.constant dense<0.001> : tensor<4xf32>
+    %eps = stablehlo.constant dense<1.0e-8> : tensor<4xf32>
+    %g = stablehlo.multiply %W, %x : tensor<4xf32>
+    %m1 = stablehlo.multiply %b1, %Wm : tensor<4xf32>
+    %m2 = stablehlo.multiply %ob1, %g : tensor<4xf32>
+    %m = stablehlo.add %m1, %m2 : tensor<4xf32>
+    %v1 = stablehlo.multiply %b2, %Wv : tensor<4xf32>
+    %gg = stablehlo.multiply %g, %g : tensor<4xf32>
+    %v2 = stablehlo.multiply %ob2, %gg : tensor<4xf32>
+    %v = stablehlo.add %v1, %v2 : tensor<4xf32>
+    %c1 = stablehlo.broadcast_in_dim %bc1, dims = [] : (tensor<f32>) -> tensor<4xf32>
+    %c2 = stablehlo.broadcast_in_dim %bc2, dims = [] : (tensor<f32>) -> tensor<4xf32>
+    %mh = stablehlo.divide %m, %c1 : tensor<4xf32>
+    %vh = stablehlo.divide %v, %c2 : tensor<4xf32>
+    %r = stablehlo.sqrt %vh : tensor<4xf32>
+    %d = stablehlo.add %r, %eps : tensor<4xf32>
+    %u = stablehlo.divide %mh, %d : tensor<4xf32>
+    %l = stablehlo.broadcast_in_dim %lr, dims = [] : (tensor<f32>) -> tensor<4xf32>
+    %s = stablehlo.multiply %l, %u : tensor<4xf32>
+    %W1 = stablehlo.subtract %W, %s : tensor<4xf32>
+    return )") + returned + R"( : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+  }
+})";
+}
+
+}  // namespace
+
+TEST_CASE("stat conv: an Adam step's state is the one its first float32 step leaves, its scalars those of the second step",
           "[stat][conv]") {
-  const Module m = parse_module(R"(module @m {
-  func.func @f(%W: tensor<4xf32>, %Wm: tensor<4xf32>, %Wv: tensor<4xf32>, %av: tensor<4xf32>, %x: tensor<4xf32>, %b2: tensor<f32>) -> tensor<4xf32> {
-    return %W : tensor<4xf32>
-  }
-})",
-                                "adam_names.mlir");
+  const std::string text = tiny_adam("%W1, %m, %v");
+  const Module m = parse_module(text, "tiny_adam.mlir");
   Arrays in = random_inputs(m, 5, -1, 1);
-  const Arrays before = in;
-  CHECK(second_moments_nonnegative(m, in) == 2);
-  for (std::size_t i = 0; i < in.size(); ++i)
-    for (std::size_t k = 0; k < data(in[i]).size(); ++k) {
-      const float was = data(before[i])[k], now = data(in[i])[k];
-      CHECK(now == (i == 2 || i == 5 ? std::fabs(was) : was));  // %Wv and the scalar; %av has no %a, %am
-    }
-  bool some_negative = false;  // control: the draw had negative second moments to fix
-  for (float x : data(before[2])) some_negative |= x < 0;
-  CHECK(some_negative);
-  // Control: without moments, nothing changes (the scalar too).
-  const Module plain = parse_module(R"(module @m {
-  func.func @f(%W: tensor<4xf32>, %lr: tensor<f32>) -> tensor<4xf32> {
+  const Arrays drawn = in;
+  REQUIRE(adam_second_step(m, text_route(text), in) == 1);
+  CHECK(data(in[0]) == data(drawn[0]));  // x as drawn
+  for (std::size_t j = 0; j < 4; ++j) {
+    const float w = data(drawn[1])[j], g = w * data(drawn[0])[j];
+    INFO("element " << j << ": W " << w << ", gradient " << g);
+    CHECK(data(in[2])[j] == 0.1f * g);             // m after one step from 0
+    CHECK(data(in[3])[j] == 0.001f * (g * g));     // v
+    const double step = 1e-3 * g / (std::fabs(static_cast<double>(g)) + 1e-8);  // bias-corrected: lr g / (|g| + eps)
+    CHECK(data(in[1])[j] == Approx(w - step).epsilon(1e-6));
+    CHECK(data(in[1])[j] != w);  // control: the parameter moved
+  }
+  CHECK(data(in[4])[0] == 1e-3f);
+  CHECK(data(in[5])[0] == 0.19f);
+  CHECK(data(in[6])[0] == 0.001999f);
+  // Controls: outputs in another order are refused (m and v swapped: m^2 is not 10 v), a first
+  // step that overflows is reported, and a program without moments is left as drawn.
+  const std::string swapped = tiny_adam("%W1, %v, %m");
+  Arrays again = drawn;
+  CHECK_THROWS_AS(adam_second_step(parse_module(swapped, "swapped.mlir"), text_route(swapped), again), std::logic_error);
+  Arrays huge = random_inputs(m, 5, 1e30f, 2e30f);
+  CHECK(adam_second_step(m, text_route(text), huge) == -1);
+  const std::string sgd = R"(module @m {
+  func.func @f(%W: tensor<4xf32>, %Wv: tensor<4xf32>, %lr: tensor<f32>) -> tensor<4xf32> {
     return %W : tensor<4xf32>
   }
-})",
-                                    "sgd_names.mlir");
+})";
+  const Module plain = parse_module(sgd, "sgd_names.mlir");
   Arrays p = random_inputs(plain, 5, -1, 1);
-  CHECK(second_moments_nonnegative(plain, p) == 0);
+  const Arrays p_drawn = p;
+  CHECK(adam_second_step(plain, text_route(sgd), p) == 0);
+  for (std::size_t i = 0; i < p.size(); ++i) CHECK(data(p[i]) == data(p_drawn[i]));
 }
