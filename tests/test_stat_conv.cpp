@@ -15,8 +15,8 @@
 #include <filesystem>
 #include <functional>
 #include <map>
-#include <stdexcept>
 #include <sstream>
+#include <stdexcept>
 
 #include "ast/mlir_parse.hpp"
 #include "interp/run.hpp"
@@ -74,8 +74,9 @@ Draw judge_draw(const Module& m, const Arrays& in, const Route& route) {
 // float32 outputs have NO VERDICT under ieee (`overflowed`: the float evaluation may overflow,
 // as the train steps' softmax may with inputs in [-1, 1), or an Adam step's first float32 step
 // overflowed), from the profile checks where a reduced profile's wider operands reach an
-// overflow (`wide_overflowed`: NO VERDICT there), and where the uniform draw leaves the program's domain (`outside_domain`: the analysis stops
-// with an error; an Adam step's state, which would, is a real run's: adam_second_step).
+// overflow (`wide_overflowed`: NO VERDICT there), and where the uniform draw leaves the
+// program's domain (`outside_domain`: the analysis stops with an error; an Adam step's state,
+// which would, is a real run's: adam_second_step).
 struct Figures {
   double tf32_caught_at = INFINITY, bf16_caught_at = INFINITY, own_worst = 0;
   int draws = 0, overflowed = 0, wide_overflowed = 0, outside_domain = 0, bf16_passing_tf32 = 0;
@@ -111,7 +112,8 @@ int adam_second_step(const Module& m, const Route& route, Arrays& in) {
   }
   if (parameters.empty()) return 0;
   auto scalar = [&](const std::string& name) -> float& {  // argument names keep their '%'
-    if (!index.count(name) || !args[index[name]].type.shape.empty()) throw std::logic_error("an Adam step without the scalar argument " + name);
+    if (!index.count(name) || !args[index[name]].type.shape.empty())
+      throw std::logic_error("an Adam step without the scalar argument " + name);
     return std::get<std::vector<float>>(in[index[name]].data)[0];
   };
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -121,7 +123,8 @@ int adam_second_step(const Module& m, const Route& route, Arrays& in) {
   }
   // The first step.
   for (std::size_t k = 0; k < parameters.size(); ++k)
-    for (std::size_t i : {firsts[k], seconds[k]}) std::fill(std::get<std::vector<float>>(in[i].data).begin(), std::get<std::vector<float>>(in[i].data).end(), 0.0f);
+    for (std::size_t i : {firsts[k], seconds[k]})
+      std::fill(std::get<std::vector<float>>(in[i].data).begin(), std::get<std::vector<float>>(in[i].data).end(), 0.0f);
   scalar("%lr") = 1e-3f;
   scalar("%bc1") = 0.1f;
   scalar("%bc2") = 0.001f;
@@ -132,13 +135,16 @@ int adam_second_step(const Module& m, const Route& route, Arrays& in) {
     for (float x : data(out[k]))
       if (!std::isfinite(x)) return -1;
   for (std::size_t k = 0; k < n; ++k) {
-    const std::vector<float>&p = data(in[parameters[k]]), &p1 = data(out[k]), &m1 = data(out[n + k]), &v1 = data(out[2 * n + k]);
+    const std::vector<float>& p = data(in[parameters[k]]), &p1 = data(out[k]), &m1 = data(out[n + k]), &v1 = data(out[2 * n + k]);
     if (p1.size() != p.size() || m1.size() != p.size() || v1.size() != p.size())
-      throw std::logic_error("an Adam step whose outputs are not its parameters and moments in order: " + args[parameters[k]].name);
+      throw std::logic_error("an Adam step whose outputs are not its parameters and moments in order: " +
+                             args[parameters[k]].name);
     for (std::size_t j = 0; j < p.size(); ++j) {
       const double mm = static_cast<double>(m1[j]) * m1[j], ten_v = 10.0 * v1[j];
-      if (v1[j] < 0 || std::fabs(mm - ten_v) > 1e-5 * ten_v + 1e-35 || std::fabs(static_cast<double>(p1[j]) - p[j]) > 2e-3 * (1 + std::fabs(p[j])))
-        throw std::logic_error("an Adam step whose outputs are not its parameters and moments in order: " + args[parameters[k]].name);
+      if (v1[j] < 0 || std::fabs(mm - ten_v) > 1e-5 * ten_v + 1e-35 ||
+          std::fabs(static_cast<double>(p1[j]) - p[j]) > 2e-3 * (1 + std::fabs(p[j])))
+        throw std::logic_error("an Adam step whose outputs are not its parameters and moments in order: " +
+                               args[parameters[k]].name);
     }
   }
   for (std::size_t k = 0; k < n; ++k) {
@@ -154,7 +160,8 @@ int adam_second_step(const Module& m, const Route& route, Arrays& in) {
 // With SHLO_STAT_SAVE=DIR, a draw's inputs and its three outputs (TF32, bf16, float32) are
 // written as `shlo run` writes them, DIR/<program>_<lo>_<hi>_seed<s>/{inputs,tf32,bf16,f32},
 // so that `shlo check` can say which op a NO VERDICT stopped at.
-void save_draw(const std::string& name, const Module& m, const Range& range, std::uint64_t seed, const Arrays& in, const Route& route) {
+void save_draw(const std::string& name, const Module& m, const Range& range, std::uint64_t seed, const Arrays& in,
+               const Route& route) {
   const char* dir = std::getenv("SHLO_STAT_SAVE");
   if (!dir) return;
   std::ostringstream stem;
@@ -166,7 +173,8 @@ void save_draw(const std::string& name, const Module& m, const Range& range, std
   for (int o = 0; o < 3; ++o) {
     const Arrays out = route(in, kOperandBits[o]);
     std::filesystem::create_directories(base / kOutputNames[o]);
-    for (std::size_t i = 0; i < out.size(); ++i) write_npy((base / kOutputNames[o] / ("result" + std::to_string(i) + ".npy")).string(), out[i]);
+    for (std::size_t i = 0; i < out.size(); ++i)
+      write_npy((base / kOutputNames[o] / ("result" + std::to_string(i) + ".npy")).string(), out[i]);
   }
 }
 
@@ -405,7 +413,8 @@ std::string tiny_adam(const char* returned) {
     %l = stablehlo.broadcast_in_dim %lr, dims = [] : (tensor<f32>) -> tensor<4xf32>
     %s = stablehlo.multiply %l, %u : tensor<4xf32>
     %W1 = stablehlo.subtract %W, %s : tensor<4xf32>
-    return )") + returned + R"( : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+    return )") +
+         returned + R"( : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
   }
 })";
 }
@@ -423,8 +432,8 @@ TEST_CASE("stat conv: an Adam step's state is the one its first float32 step lea
   for (std::size_t j = 0; j < 4; ++j) {
     const float w = data(drawn[1])[j], g = w * data(drawn[0])[j];
     INFO("element " << j << ": W " << w << ", gradient " << g);
-    CHECK(data(in[2])[j] == 0.1f * g);             // m after one step from 0
-    CHECK(data(in[3])[j] == 0.001f * (g * g));     // v
+    CHECK(data(in[2])[j] == 0.1f * g);                                          // m after one step from 0
+    CHECK(data(in[3])[j] == 0.001f * (g * g));                                  // v
     const double step = 1e-3 * g / (std::fabs(static_cast<double>(g)) + 1e-8);  // bias-corrected: lr g / (|g| + eps)
     CHECK(data(in[1])[j] == Approx(w - step).epsilon(1e-6));
     CHECK(data(in[1])[j] != w);  // control: the parameter moved
