@@ -288,13 +288,17 @@ void refuse_if_too_large(const Module& m, const std::string& domain, std::uint64
 // at most 1 GiB) on every thread at once, on huge pages where the kernel gives them: the run
 // then reuses those pages (keep_freed_memory_for_reuse) instead of faulting each one in as a
 // new tensor is first written (on a virtual machine, 4 KiB faults were a third of a short f64
-// run on one thread). Arbitrary-precision runs allocate limbs in the threads already.
-// `alongside` (the inputs drawn or read) runs on this thread meanwhile, then it touches too.
+// run on one thread). An interval run does the same for its tensors' headers, which come from
+// the same pool (interp/tensor.hpp, kStorageFromPool); their limbs are small heap blocks that
+// the threads allocate. `alongside` (the inputs drawn or read) runs on this thread meanwhile,
+// then it touches too.
 template <class D>
 void touch_heap_first(const D& d, const Module& m, const RunArgs& args, const std::function<void()>& alongside = {}) {
-  if constexpr (std::is_floating_point_v<typename D::Scalar>) {
+  using S = typename D::Scalar;
+  if constexpr (kStorageFromPool<S>) {
+    (void)d;
     const int replicas_here = args.mpi ? 1 : args.replicas;  // under --mpi, this process holds one replica
-    const std::uint64_t peak = estimate_peak_memory(m, scalar_bytes(d), replicas_here).peak_bytes;
+    const std::uint64_t peak = estimate_peak_memory(m, sizeof(S), replicas_here).peak_bytes;
     touch_heap_in_parallel(std::min<std::uint64_t>(peak, std::uint64_t{1} << 30), alongside);
   } else {
     (void)d, (void)m, (void)args;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <new>
 #include <stdexcept>
@@ -64,13 +65,20 @@ struct DefaultInitAllocator : std::allocator<T> {
   void construct(U* p, Args&&... args) { ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...); }
 };
 
+/// Scalars whose tensors take their storage from allocate_storage_bytes: float and double, and
+/// scalars with a placeholder state (BigInterval, whose headers alone are 128 MiB for a
+/// 128x16x32x32 tensor: from glibc, a fresh mapping per op, faulted in on one thread).
+template <class S>
+inline constexpr bool kStorageFromPool = std::is_floating_point_v<S> || requires { S::placeholder(); };
+
 /// A tensor's element storage. For float and double, `Storage<S>(n)` (and `resize`) leave the
 /// elements indeterminate: an op's output is then first written, and its pages first touched,
 /// by the threads that compute it, instead of being zero-filled on one thread before (issue
 /// 13, docs/measurements.md "All cores"). Code that reads before it writes asks for a value:
-/// `Storage<S>(n, S{})`. Every other scalar type keeps std::vector's value-initialisation.
+/// `Storage<S>(n, S{})`. Every other scalar type keeps std::vector's value-initialisation
+/// (a default-initialised class is constructed as a value-initialised one).
 template <class S>
-using Storage = std::vector<S, std::conditional_t<std::is_floating_point_v<S>, DefaultInitAllocator<S>, std::allocator<S>>>;
+using Storage = std::vector<S, std::conditional_t<kStorageFromPool<S>, DefaultInitAllocator<S>, std::allocator<S>>>;
 
 template <class S>
 struct Tensor {
@@ -80,10 +88,17 @@ struct Tensor {
   Tensor() = default;
   Tensor(Shape s, const S& fill) : shape(std::move(s)), data(static_cast<std::size_t>(num_elements(shape)), fill) {}
   Tensor(Shape s, Storage<S> d) : shape(std::move(s)), data(std::move(d)) { check_size(); }
-  /// From a plain vector where that is another type (float, double): one copy.
+  /// From a plain vector where that is another type (float, double, intervals): a copy of each
+  /// element, or from an rvalue a move of each (an interval's limbs change hands).
   template <class V>
-    requires(std::is_same_v<V, std::vector<S>> && !std::is_same_v<V, Storage<S>>)
-  Tensor(Shape s, const V& d) : shape(std::move(s)), data(d.begin(), d.end()) { check_size(); }
+    requires(std::is_same_v<std::remove_cvref_t<V>, std::vector<S>> && !std::is_same_v<std::remove_cvref_t<V>, Storage<S>>)
+  Tensor(Shape s, V&& d) : shape(std::move(s)) {
+    if constexpr (std::is_rvalue_reference_v<V&&>)
+      data.assign(std::make_move_iterator(d.begin()), std::make_move_iterator(d.end()));
+    else
+      data.assign(d.begin(), d.end());
+    check_size();
+  }
   /// The elements as a plain vector (a copy): for code that exchanges them with other libraries.
   std::vector<S> to_vector() const { return {data.begin(), data.end()}; }
   std::int64_t rank() const { return static_cast<std::int64_t>(shape.size()); }

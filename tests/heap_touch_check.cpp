@@ -3,7 +3,8 @@
 // each one in. A float tensor's storage for writing touches no page before the op writes it
 // (no zero-fill on the program's thread), and where the kernel offers transparent huge pages
 // on request, writing it faults them in 2 MiB at a time (the storage pool, whose reuse and
-// merging are checked first). Exit 0 when so,
+// merging are checked first). So do an interval tensor's headers (its limbs are small heap
+// blocks). Exit 0 when so,
 // 1 with the figures otherwise, 77 (skipped) where huge pages back the whole heap anyway and a
 // fresh tensor takes few faults.
 #include <sys/resource.h>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "interp/domain/big_interval.hpp"
 #include "interp/memory.hpp"
 #include "interp/ops/common.hpp"
 
@@ -90,20 +92,29 @@ int main() {
   // zero-fill would fault in every page, as the control below does).
   const long storage_f64 = faults_of_storage_for_writing<double>(kTensor);
   const long storage_f32 = faults_of_storage_for_writing<float>(kTensor);
+  // 16 MiB of interval headers, every one written as a placeholder (no limbs): on huge pages
+  // from the pool. Control: the same headers in a plain vector (glibc's heap, 4 KiB pages), kept
+  // alive so that no later tensor reuses its pages.
+  const long storage_interval = faults_of_storage_for_writing<shlo::BigInterval>(kTensor);
+  long start = minor_faults();
+  const std::vector<shlo::BigInterval> plain(kTensor / sizeof(shlo::BigInterval), shlo::BigInterval::placeholder());
+  const long plain_interval = minor_faults() - start;
   // 16 MiB of doubles written whole, as an op writes its output: kept alive, so that the
   // control below takes fresh pages of its own.
-  long before = minor_faults();
+  start = minor_faults();
   shlo::Storage<double> written(kTensor / sizeof(double));
   for (std::size_t i = 0; i < written.size(); ++i) written[i] = static_cast<double>(i);
-  const long written_f64 = minor_faults() - before;
+  const long written_f64 = minor_faults() - start;
   // Control: in a fresh heap one tensor faults in (nearly) every page; it stays in the heap.
   const long first = faults_of_tensors(1, kTensor);
   // Three at once need two tensors' pages more: touched in advance, they fault no more.
   shlo::touch_heap_in_parallel(4 * kTensor);
   const long after_touch = faults_of_storage(3, kTensor);
   std::printf("faults: one 16 MiB tensor in a fresh heap %ld; three after touching 64 MiB %ld; "
-              "16 MiB of output storage, f64 %ld, f32 %ld; 16 MiB of doubles written %ld (huge pages on request: %s)\n",
-              first, after_touch, storage_f64, storage_f32, written_f64, huge_pages_on_request() ? "yes" : "no");
+              "16 MiB of output storage, f64 %ld, f32 %ld; 16 MiB of doubles written %ld; 16 MiB of interval headers "
+              "from the pool %ld, in a plain vector %ld (huge pages on request: %s)\n",
+              first, after_touch, storage_f64, storage_f32, written_f64, storage_interval, plain_interval,
+              huge_pages_on_request() ? "yes" : "no");
   if (first < kPages / 2) {  // the heap on huge pages (THP "always", glibc.malloc.hugetlb): nothing to measure
     std::printf("skipped: a fresh tensor faulted in %ld pages, not about %ld (huge pages back the heap)\n", first, kPages);
     return 77;
@@ -114,6 +125,11 @@ int main() {
   }
   if (huge_pages_on_request() && written_f64 > kPages / 8) {
     std::printf("written storage took %ld faults, as on 4 KiB pages (at most %ld expected on huge pages)\n", written_f64, kPages / 8);
+    return 1;
+  }
+  if (huge_pages_on_request() && (storage_interval > kPages / 8 || plain_interval < kPages / 2)) {
+    std::printf("interval headers took %ld faults from the pool (at most %ld expected on huge pages), %ld in a plain "
+                "vector (at least %ld expected)\n", storage_interval, kPages / 8, plain_interval, kPages / 2);
     return 1;
   }
   if (after_touch > kPages / 8) {

@@ -186,7 +186,7 @@ template <class S>
 class Scratch {
  public:
   Scratch(std::size_t n, const S& init) {
-    if constexpr (std::is_floating_point_v<S> || requires { S::placeholder(); })
+    if constexpr (kStorageFromPool<S>)
       storage_ = storage_for_writing<S>(static_cast<std::int64_t>(n));  // indeterminate (or placeholders) until written
     else
       storage_.assign(n, init);
