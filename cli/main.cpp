@@ -16,7 +16,7 @@
 #include "interp/memory.hpp"
 
 int main(int argc, char** argv) {
-  shlo::install_throwing_gmp_allocator();  // before any GMP value exists: out of memory is an error, not an abort
+  shlo::install_thread_limb_caches();  // before any GMP value exists: out of memory is an error, not an abort
   shlo::keep_freed_memory_for_reuse();
   CLI::App app{
       "shlo-oracle: an exact and certified interpreter and differential tester for SHlo,\n"

@@ -76,6 +76,17 @@ std::string format_bytes(std::uint64_t bytes);
 /// std::bad_alloc on failure, so that running out of memory is a clean error, not an abort.
 void install_throwing_gmp_allocator();
 
+/// The same, with GMP's and MPFR's blocks of up to 256 bytes (every limb array of a value up to
+/// about 1,984 bits) from free lists kept per thread (interp/limb_cache.cpp): a freed block is
+/// taken again by the next allocation of its size on the thread that freed it, without a lock.
+/// Freed blocks stay in the process. Call it before any GMP or MPFR value exists and before any
+/// thread uses MPFR (MPFR keeps the functions it first saw per thread): for the shlo command, not
+/// for a library's host process. Under AddressSanitizer it installs the plain throwing allocator
+/// instead, so that the sanitizer sees every block.
+void install_thread_limb_caches();
+/// Whether `block` lies in the limb caches' memory (for tests).
+bool limb_cache_holds(const void* block);
+
 /// Keeps freed memory in the process for the next tensor instead of returning it to the
 /// system: large tensors from the storage pool (enable_storage_pool: whole huge pages), smaller
 /// blocks from glibc's heap, which no longer trims. A run frees and allocates tensors of the
