@@ -29,6 +29,23 @@ class MemoryLimitError : public std::runtime_error {
 /// Bytes one heap block of `payload` bytes takes (glibc: 8 bytes of header, 16-byte granules).
 constexpr std::uint64_t heap_block_bytes(std::uint64_t payload) { return (payload + 8 + 15) / 16 * 16; }
 
+/// The block the shlo command's limb caches give a request of `bytes` (interp/limb_cache.cpp):
+/// 16 or 32 bytes, else a multiple of 64 (whole cache lines, so that blocks that two threads use
+/// never share one); 0 above 256 bytes, which go to the C library.
+constexpr std::uint64_t limb_cache_block_bytes(std::uint64_t bytes) {
+  if (bytes <= 32) return bytes <= 16 ? 16 : 32;
+  return bytes <= 256 ? (bytes + 63) / 64 * 64 : 0;
+}
+
+/// Bytes an MPFR value's limb array of `limbs` limbs takes on the heap (MPFR asks for the limbs
+/// and a size word): the larger of glibc's block and the limb caches' block, so that the memory
+/// estimate holds for the shlo command and for a library's host process alike.
+constexpr std::uint64_t mpfr_limb_block_bytes(std::uint64_t limbs) {
+  const std::uint64_t request = limbs * sizeof(mp_limb_t) + sizeof(mp_size_t);
+  const std::uint64_t glibc = heap_block_bytes(request), cached = limb_cache_block_bytes(request);
+  return cached > glibc ? cached : glibc;
+}
+
 /// Bytes one scalar of domain D takes in a tensor, with its limbs. Exact rationals grow with
 /// their values: this counts one limb each for numerator and denominator (a lower bound).
 template <class D>
@@ -37,7 +54,7 @@ std::uint64_t scalar_bytes(const D& d) {
   if constexpr (std::is_same_v<D, MpfrDomain> || std::is_same_v<D, IntervalDomain>) {
     const auto limbs = (static_cast<std::uint64_t>(d.precision()) + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS;
     const std::uint64_t endpoints = std::is_same_v<D, IntervalDomain> ? 2 : 1;
-    return sizeof(S) + endpoints * heap_block_bytes(limbs * sizeof(mp_limb_t));
+    return sizeof(S) + endpoints * mpfr_limb_block_bytes(limbs);
   } else if constexpr (std::is_same_v<D, ExactDomain>) {
     return sizeof(S) + 2 * heap_block_bytes(sizeof(mp_limb_t));
   } else {

@@ -8,6 +8,7 @@
 #include <gmp.h>
 #include <mpfr.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <new>
 #include <thread>
@@ -47,6 +48,7 @@ int main() {
   mpfr_t a, b;
   mpfr_init2(a, 256);
   expect(shlo::limb_cache_holds(block_of(a)), "a 256-bit value's limbs come from the caches");
+  expect(reinterpret_cast<std::uintptr_t>(block_of(a)) % 64 == 0, "a 256-bit value's limbs are a whole cache line");
   const void* freed = block_of(a);
   mpfr_clear(a);
   mpfr_init2(b, 256);
