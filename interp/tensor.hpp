@@ -76,7 +76,8 @@ inline constexpr bool kStorageFromPool = std::is_floating_point_v<S> || requires
 /// by the threads that compute it, instead of being zero-filled on one thread before (issue
 /// 13, docs/measurements.md "All cores"). Code that reads before it writes asks for a value:
 /// `Storage<S>(n, S{})`. Every other scalar type keeps std::vector's value-initialisation
-/// (a default-initialised class is constructed as a value-initialised one).
+/// (BigInterval's storage comes from the pool too, but its elements are constructed as before:
+/// for a class with a default constructor, default- and value-initialisation both call it).
 template <class S>
 using Storage = std::vector<S, std::conditional_t<kStorageFromPool<S>, DefaultInitAllocator<S>, std::allocator<S>>>;
 

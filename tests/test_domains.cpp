@@ -182,6 +182,16 @@ TEST_CASE("interval: a placeholder holds no limbs until assigned, and a move lea
   for (const auto& x : copies) CHECK(mpfi_is_inside(x.get(), third.get()) > 0);
   auto storage = storage_for_writing<BigInterval>(3);
   CHECK(storage[2].is_placeholder());
+  // A tensor from a plain vector of intervals: an rvalue gives its limbs (the same limb array
+  // moves), an lvalue is copied (control: new limbs, the source keeps its own).
+  std::vector<BigInterval> plain(2, third);
+  const auto* limbs = plain[1].lo()->_mpfr_d;
+  const Tensor<BigInterval> copied_in(Shape{2}, plain);
+  CHECK_FALSE(plain[1].is_placeholder());
+  CHECK(copied_in[1].lo()->_mpfr_d != limbs);
+  const Tensor<BigInterval> moved_in(Shape{2}, std::move(plain));
+  CHECK(moved_in[1].lo()->_mpfr_d == limbs);
+  CHECK(mpfi_is_inside(moved_in[1].get(), third.get()) > 0);
 }
 
 TEST_CASE("mpfr: exactly P bits, correctly rounded", "[domain][mpfr]") {
