@@ -243,9 +243,9 @@ TEST_CASE("the memory estimate follows the live tensors", "[hardening][memory]")
 TEST_CASE("bytes per scalar count the limbs", "[hardening][memory]") {
   CHECK(scalar_bytes(F32Domain{}) == 4);
   CHECK(scalar_bytes(F64Domain{}) == 8);
-  // 256 bits = 4 limbs = 32 bytes, in a 48-byte heap block; an interval has two.
   // 256 bits: MPFR asks for 4 limbs and a size word, 40 bytes: a 48-byte block in glibc, a
   // 64-byte one (a cache line) in the shlo command's limb caches; the estimate takes the larger.
+  // An interval has two.
   CHECK(scalar_bytes(MpfrDomain(256)) == sizeof(BigFloat) + 64);
   CHECK(scalar_bytes(IntervalDomain(256)) == sizeof(BigInterval) + 2 * 64);
   CHECK(scalar_bytes(MpfrDomain(53)) == sizeof(BigFloat) + 32);  // 16 bytes asked: glibc's least block
