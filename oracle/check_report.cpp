@@ -71,6 +71,7 @@ std::string verdict_class(Verdict v) {
 }
 
 std::string profiles_text(const CheckReport& r) {
+  if (judged_elements(r.outputs) == 0) return "not judged (every element's bounds are infinite)";
   if (r.consistent_profiles.empty()) {  // none of the checked profile and the wider ones
     std::string tried;
     bool on = false;
@@ -179,6 +180,7 @@ std::string format_json(const CheckReport& r) {
   j["statistical"] = {{"delta", r.delta}, {"lambda", r.lambda}, {"sums", r.events}, {"risk_per_sum", r.event_risk}};
   j["first_unbounded_op"] = r.first_unbounded.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.first_unbounded);
   j["consistent_profiles"] = r.consistent_profiles;
+  j["judged_elements"] = judged_elements(r.outputs);
   j["outputs"] = nlohmann::json::array();
   for (const auto& o : r.outputs) {
     nlohmann::json e;

@@ -217,13 +217,21 @@ std::vector<OutputCheck> judge_outputs(const Module& m, const BoundDomain& d, co
   return checks;
 }
 
+// Consistent: some element judged, none FAIL or IMPROBABLE. Outputs whose every element has
+// both bounds infinite say nothing about any profile.
 bool consistent(const std::vector<OutputCheck>& outputs) {
-  return std::none_of(outputs.begin(), outputs.end(), [](const OutputCheck& o) {
+  return judged_elements(outputs) > 0 && std::none_of(outputs.begin(), outputs.end(), [](const OutputCheck& o) {
     return o.verdict() == Verdict::Fail || o.verdict() == Verdict::Improbable;
   });
 }
 
 }  // namespace
+
+std::int64_t judged_elements(const std::vector<OutputCheck>& outputs) {
+  std::int64_t n = 0;
+  for (const auto& o : outputs) n += o.elements - o.unbounded;
+  return n;
+}
 
 const char* verdict_name(Verdict v) {
   switch (v) {
@@ -402,6 +410,7 @@ CheckReport check_float_outputs(const Module& m, const FloatProfile& profile, co
     if (consistent(report.outputs)) report.consistent_profiles.push_back(profile.name);
     return report;
   }
+  if (judged_elements(report.outputs) == 0) return report;  // wider profiles' bounds are no narrower
   const auto insts = instructions(m.function());
   const bool matmuls = std::any_of(insts.begin(), insts.end(), [](const Instruction* i) {
     return i->op == Op::DotGeneral || i->op == Op::Convolution;

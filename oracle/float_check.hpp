@@ -94,11 +94,15 @@ struct CheckReport {
   /// The first instruction whose result had an infinite bound ("" when none did).
   std::string first_unbounded;
   /// Profiles among ieee, tf32, bf16 (or the one checked, if another) that the outputs are
-  /// consistent with (neither FAIL nor IMPROBABLE); empty when none of those tried.
+  /// consistent with (some element judged, none FAIL or IMPROBABLE); empty when none of those
+  /// tried, or when no element was judged (every element's bounds infinite).
   std::vector<std::string> consistent_profiles;
   Verdict verdict() const;
   bool pass() const { return verdict() == Verdict::Pass; }
 };
+
+/// The elements with a finite bound in some tier, i.e. judged (not NO VERDICT for an infinite bound).
+std::int64_t judged_elements(const std::vector<OutputCheck>& outputs);
 
 /// A bound on the statistical events of a check of `m`: the uses of a statistical bound as a
 /// plain one (each scalar an instruction or its region makes may use one) and the verdicts.

@@ -207,10 +207,19 @@ TEST_CASE("honest verdicts: an element whose bounds are both infinite is NO VERD
   CHECK(r.first_unbounded.find("exp.mlir:4:") != std::string::npos);
   CHECK(format_table(r).find("NO VERDICT") != std::string::npos);
   CHECK(format_table(r).find("PASS") == std::string::npos);  // the table never says PASS
-  // Control: small inputs, bounded, PASS; a NaN output there is a FAIL.
+  // Nothing judged, so nothing is said about the profiles (it once said "ieee, tf32, bf16").
+  CHECK(judged_elements(r.outputs) == 0);
+  CHECK(r.consistent_profiles.empty());
+  CHECK(format_table(r).find("consistent with profiles: not judged") != std::string::npos);
+  CHECK(format_json(r).find("\"judged_elements\": 0") != std::string::npos);
+  // Control: small inputs, bounded, PASS, consistent with every profile; a NaN output there is a FAIL.
   const Arrays small = {f32_array({2}, {1, 2})};
   const float e1 = 2 * std::exp(1.0f), e2 = 2 * std::exp(2.0f);
-  CHECK(check(m, "ieee", small, {f32_array({2}, {e1, e2})}).verdict() == Verdict::Pass);
+  const CheckReport bounded = check(m, "ieee", small, {f32_array({2}, {e1, e2})});
+  CHECK(bounded.verdict() == Verdict::Pass);
+  CHECK(judged_elements(bounded.outputs) == 2);
+  CHECK(bounded.consistent_profiles == std::vector<std::string>{"ieee", "tf32", "bf16"});
+  CHECK(format_table(bounded).find("consistent with profiles: ieee, tf32, bf16") != std::string::npos);
   CHECK(check(m, "ieee", small, {f32_array({2}, {e1, NAN})}).verdict() == Verdict::Fail);
   CHECK(check(m, "ieee", small, {f32_array({2}, {e1, e2})}).first_unbounded.empty());
   // A NaN input names the argument.

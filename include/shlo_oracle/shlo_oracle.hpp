@@ -191,7 +191,7 @@ struct CheckRow {
 struct CheckResult {
   Verdict verdict = Verdict::Pass;  // the worst row
   std::vector<CheckRow> rows;
-  std::vector<std::string> consistent_profiles;  // of ieee, tf32, bf16
+  std::vector<std::string> consistent_profiles;  // of ieee, tf32, bf16 (empty when no element was judged)
   std::string table, json;                       // as `shlo check` and `shlo check --json` print them
 };
 
