@@ -102,6 +102,10 @@ std::vector<std::string> explanations(const CheckReport& r) {
       lines.push_back(who + ": " + std::to_string(o.statistical_only) +
                       " element(s) with no finite sound bound (the float evaluation may overflow under it), judged by the "
                       "statistical tier alone");
+    if (o.certain_nonfinite)
+      lines.push_back(who + ": " + std::to_string(o.certain_nonfinite) +
+                      " element(s) that every float evaluation makes infinite or NaN (an overflow no evaluation avoids, or "
+                      "what follows from one), judged as such");
     if (o.unbounded)
       lines.push_back(who + ": " + std::to_string(o.unbounded) + " element(s) with both bounds infinite, NO VERDICT; first at " +
                       index_string(o.shape, o.first_unbounded_flat) + ": exact " +
@@ -205,6 +209,7 @@ std::string format_json(const CheckReport& r) {
     e["branch_may_flip"] = o.flips;
     e["unbounded"] = o.unbounded;
     e["statistical_only"] = o.statistical_only;
+    e["certain_nonfinite"] = o.certain_nonfinite;
     if (o.unbounded)
       e["first_unbounded"] = {{"index", unravel(o.shape, o.first_unbounded_flat)}, {"exact", num(o.unbounded_exact)},
                               {"float", num(o.unbounded_float)}};

@@ -177,6 +177,7 @@ std::vector<OutputCheck> judge_outputs(const Module& m, const BoundDomain& d, co
           o.improbable_probability = std::min(o.improbable_probability, risk);
         }
         o.statistical_only += v.statistical_only;
+        o.certain_nonfinite += v.certain_nonfinite;
         if (v.unbounded) {
           ++o.unbounded;
           if (o.first_unbounded_flat < 0) {
@@ -186,6 +187,10 @@ std::vector<OutputCheck> judge_outputs(const Module& m, const BoundDomain& d, co
           }
         }
         if (!std::isfinite(s.lo) || !std::isfinite(s.hi) || !std::isfinite(v.error)) {  // exact value unknown here
+          if (v.over && !(o.worst_ratio == kInf)) {  // e.g. a finite number where every evaluation gives NaN
+            o.worst_ratio = kInf;
+            o.worst_flat = k;
+          }
           ++o.ratio_histogram[static_cast<std::size_t>(ratio_bin(v.ratio))];
           ++o.pratio_histogram[static_cast<std::size_t>(ratio_bin(v.pratio))];
           continue;
@@ -267,8 +272,15 @@ ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, doub
   // tier past a sound infinity").
   const bool judged = std::isfinite(s.lo) && std::isfinite(s.hi) && (bound < kInf || !d.profile().reduced_operands());
   const double pbound = judged ? d.pbound(s) : kInf;
+  if (nonfinite(s) && d.kind(s) == BoundDomain::Kind::NaN) {  // NaN in every float evaluation
+    v.certain_nonfinite = true;
+    v.over = y == y;
+    v.ratio = v.pratio = v.error = v.over ? kInf : 0;
+    return v;
+  }
   const double mid = d.to_double(s);
-  if (std::isinf(s.lo) && s.lo == s.hi) {  // an exact infinity
+  if (std::isinf(s.lo) && s.lo == s.hi) {  // an exact infinity: that infinity in every float evaluation
+    v.certain_nonfinite = true;
     v.over = y != s.lo;
     v.ratio = v.pratio = v.over ? kInf : 0;
     v.error = v.over ? kInf : 0;

@@ -39,6 +39,9 @@ struct ElementVerdict {
   /// The sound bound is infinite, the statistical one finite and not exceeded: a PASS that rests
   /// on the statistical tier alone (never under tf32 or bf16: judge_element says why).
   bool statistical_only = false;
+  /// Every float evaluation gives an infinity or NaN here (interp/bound/bound.hpp, "certain
+  /// non-finite values"): y must be that value.
+  bool certain_nonfinite = false;
   Verdict verdict() const;
 };
 ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& s, double y);
@@ -62,6 +65,7 @@ struct OutputCheck {
   std::int64_t worst_flat = -1, worst_pflat = -1;  // elements of the worst ratios (-1: none)
   std::int64_t over = 0, improbable = 0, flips = 0, unbounded = 0, nonfinite = 0;
   std::int64_t statistical_only = 0;  // elements judged by the statistical tier alone (ElementVerdict)
+  std::int64_t certain_nonfinite = 0;  // elements that are inf or NaN in every float evaluation (ElementVerdict)
   /// IMPROBABLE: the probability that rounding alone put every improbable element where it is
   /// (each needs its own bound to have failed: the smallest of their failure probabilities).
   double improbable_probability = 1;

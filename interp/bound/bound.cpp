@@ -301,6 +301,7 @@ BoundScalar BoundDomain::from_double(double x) const {
 }
 
 std::string BoundDomain::to_string(const Scalar& a) const {
+  if (nonfinite(a) && kind(a) == Kind::NaN) return "NaN in every float evaluation";
   const Closed c = close(a);
   std::string s = "[" + show(c.x.lo) + ", " + show(c.x.hi) + "] +- " + show(c.err) + " (+- " + show(c.perr) + " statistically)";
   if (a.flags & kMayFlip) s += " (branch may flip)";
@@ -320,6 +321,7 @@ BoundScalar BoundDomain::pi() const {
 // --- arithmetic -----------------------------------------------------------------------------------
 
 BoundScalar BoundDomain::add(const Scalar& a, const Scalar& b) const {
+  if (nonfinite(a) || nonfinite(b)) return nonfinite_binary(Binary::Add, a, b);
   const auto [ca, cb, source] = operands(a, b);
   const Iv rp = iv_add(pwidened(ca), pwidened(cb));
   const Scalar s = result(iv_add(ca.x, cb.x), iv_add(widened(ca), widened(cb)), rp, 0.5, a.flags | b.flags, ca.events + cb.events);
@@ -327,6 +329,7 @@ BoundScalar BoundDomain::add(const Scalar& a, const Scalar& b) const {
 }
 
 BoundScalar BoundDomain::sub(const Scalar& a, const Scalar& b) const {
+  if (nonfinite(a) || nonfinite(b)) return nonfinite_binary(Binary::Sub, a, b);
   const auto [ca, cb, source] = operands(a, b);
   const Iv rp = iv_sub(pwidened(ca), pwidened(cb));
   const Scalar s = result(iv_sub(ca.x, cb.x), iv_sub(widened(ca), widened(cb)), rp, 0.5, a.flags | b.flags, ca.events + cb.events);
@@ -334,6 +337,7 @@ BoundScalar BoundDomain::sub(const Scalar& a, const Scalar& b) const {
 }
 
 BoundScalar BoundDomain::mul(const Scalar& a, const Scalar& b) const {
+  if (nonfinite(a) || nonfinite(b)) return nonfinite_binary(Binary::Mul, a, b);
   const auto [ca, cb, source] = operands(a, b);
   const Iv rp = iv_mul(pwidened(ca), pwidened(cb));
   const Scalar s = result(iv_mul(ca.x, cb.x), iv_mul(widened(ca), widened(cb)), rp, 0.5, a.flags | b.flags, ca.events + cb.events);
@@ -352,6 +356,7 @@ BoundScalar BoundDomain::div_generic(const Closed& ca, const Closed& cb, std::ui
 }
 
 BoundScalar BoundDomain::div(const Scalar& a, const Scalar& b) const {
+  if (nonfinite(a) || nonfinite(b)) return nonfinite_binary(Binary::Div, a, b);
   const auto [ca, cb, source] = operands(a, b);
   const Scalar s = div_generic(ca, cb, a.flags | b.flags);
   const Iv pa = pwidened(ca), pb = pwidened(cb);
@@ -371,7 +376,7 @@ BoundScalar BoundDomain::normalized_div(const Scalar& a, const Scalar& b) const 
   // The numerator's random part entered the divisor's sum as a term in quadrature only when it
   // was not shared; a divisor whose source is unknown keeps no random part: then as div.
   const std::int64_t source = source_of(b);
-  if (source_of(a) >= 0 || source == 0) return div(a, b);
+  if (source_of(a) >= 0 || source == 0 || nonfinite(a) || nonfinite(b)) return div(a, b);
   const Closed ca = close_raw(a), cb = close_raw(b);
   const Scalar s = div_generic(ca, cb, a.flags | b.flags);
   if (s.err == kInf && s.pdet == std::numeric_limits<float>::infinity()) return s;
@@ -396,6 +401,7 @@ BoundScalar BoundDomain::normalized_div(const Scalar& a, const Scalar& b) const 
 }
 
 BoundScalar BoundDomain::centering_sub(const Scalar& x, const Scalar& mean) const {
+  if (nonfinite(x) || nonfinite(mean)) return sub(x, mean);
   Scalar s = sub(x, mean);
   if (!(s.err < kInf) || (s.flags & (kBranchGap | kOpenSum))) return s;
   // d = x's error plus the subtract's rounding (the header's "centred second moments"); x's
@@ -444,12 +450,14 @@ BoundScalar BoundDomain::smooth_result(const Scalar& s, double pdet, double sigm
 }
 
 BoundScalar BoundDomain::neg(const Scalar& a) const {
+  if (nonfinite(a)) return nonfinite_unary(Unary::Neg, a);
   std::int64_t source;
   const Closed c = operand(a, source);
   return with_source(with_sigma(unary(a, iv_neg, 0), c.pdet, c.sigma, 0), source);
 }
 
 BoundScalar BoundDomain::abs(const Scalar& a) const {
+  if (nonfinite(a)) return nonfinite_unary(Unary::Abs, a);
   std::int64_t source;
   const Closed c = operand(a, source);
   const Iv p = pwidened(c);
@@ -458,6 +466,7 @@ BoundScalar BoundDomain::abs(const Scalar& a) const {
 }
 
 BoundScalar BoundDomain::max(const Scalar& a, const Scalar& b) const {
+  if (nonfinite(a) || nonfinite(b)) return nonfinite_binary(Binary::Max, a, b);
   const auto [ca, cb, source] = operands(a, b);
   const Iv ra = widened(ca), rb = widened(cb), pa = pwidened(ca), pb = pwidened(cb);
   const bool flip = tri_compare(CompareDirection::GE, ra, rb) == Tri::Undecided;
@@ -500,8 +509,15 @@ BoundScalar BoundDomain::first_order(const Scalar& s, const Closed& c, std::int6
 }
 
 BoundScalar BoundDomain::exp(const Scalar& a) const {
+  if (nonfinite(a)) return nonfinite_unary(Unary::Exp, a);
   std::int64_t source;
   const Closed c = operand(a, source);
+  // Every float operand beyond ln(FLT_MAX) = 88.72283905..., by more than the allowance (k ulps
+  // of e^x, i.e. about k 2^-23 in x, and a margin): the float result is +inf in every evaluation.
+  if (c.err < kInf && widened(c).lo > 88.72284 + (profile_.exp + 1) * 0x1p-22) {
+    note_unbounded();
+    return certain(Kind::PosInf, a.flags);
+  }
   const Iv rp = iv_exp(pwidened(c));
   const Scalar s = result(iv_exp(c.x), iv_exp(widened(c)), rp, profile_.exp, a.flags, c.events);
   return first_order(s, c, source, iv_exp(c.x), rp, mag(rp), profile_.exp);  // exp' = exp
@@ -553,14 +569,25 @@ Iv rsqrt_slope(Iv x) {
 }
 }  // namespace
 
-BoundScalar BoundDomain::log(const Scalar& a) const { return smooth_positive(a, iv_log, iv_recip, profile_.log, false, "log"); }
-BoundScalar BoundDomain::sqrt(const Scalar& a) const { return smooth_positive(a, iv_sqrt, sqrt_slope, profile_.sqrt, true, "sqrt"); }
-BoundScalar BoundDomain::rsqrt(const Scalar& a) const { return smooth_positive(a, iv_rsqrt, rsqrt_slope, profile_.rsqrt, false, "rsqrt"); }
+BoundScalar BoundDomain::log(const Scalar& a) const {
+  return nonfinite(a) ? nonfinite_unary(Unary::Log, a) : smooth_positive(a, iv_log, iv_recip, profile_.log, false, "log");
+}
+BoundScalar BoundDomain::sqrt(const Scalar& a) const {
+  return nonfinite(a) ? nonfinite_unary(Unary::Sqrt, a) : smooth_positive(a, iv_sqrt, sqrt_slope, profile_.sqrt, true, "sqrt");
+}
+BoundScalar BoundDomain::rsqrt(const Scalar& a) const {
+  return nonfinite(a) ? nonfinite_unary(Unary::Rsqrt, a) : smooth_positive(a, iv_rsqrt, rsqrt_slope, profile_.rsqrt, false, "rsqrt");
+}
 
-BoundScalar BoundDomain::tanh(const Scalar& a) const { return unary(a, iv_tanh, profile_.tanh); }
-BoundScalar BoundDomain::logistic(const Scalar& a) const { return unary(a, iv_logistic, profile_.logistic); }
+BoundScalar BoundDomain::tanh(const Scalar& a) const {
+  return nonfinite(a) ? nonfinite_unary(Unary::Other, a) : unary(a, iv_tanh, profile_.tanh);
+}
+BoundScalar BoundDomain::logistic(const Scalar& a) const {
+  return nonfinite(a) ? nonfinite_unary(Unary::Other, a) : unary(a, iv_logistic, profile_.logistic);
+}
 
 BoundScalar BoundDomain::map_monotone(const Scalar& a, const RationalMap& f) const {
+  if (nonfinite(a)) return nonfinite_unary(Unary::Other, a);
   const Closed c = close(a);
   auto image = [&](Iv v) -> Iv {
     if (!std::isfinite(v.lo) || !std::isfinite(v.hi)) return {-kInf, kInf};
@@ -594,6 +621,9 @@ BoundDomain::Closed BoundDomain::close_sum(const Scalar& a) const {
   // The running sums were rounded to nearest: at most 2 roundings per term (a product and an
   // addition) of relative size 2^-53, so c = (2n + 4) 2^-53 covers them; pdet and events
   // were summed in float: 2n + 2 roundings of 2^-24 at most.
+  if (a.flags & kSumNonfinite) {  // a certain infinity or NaN among the terms: BoundDomain::kind says which
+    return {{-kInf, kInf}, kInf, kInf, 0, kInf, a.events};
+  }
   const double n = static_cast<double>(a.terms);
   const double c = up((2 * n + 4) * 0x1p-53);
   const double float_sums = up(1 + gamma_f32(2 * a.terms + 2));
@@ -668,6 +698,7 @@ BoundScalar BoundDomain::from_closed(const Closed& c, std::uint8_t flags, std::u
 
 BoundScalar BoundDomain::closed(const Scalar& a) const {
   if (!(a.flags & kOpenSum)) return a;
+  if (a.flags & kSumNonfinite) return certain(sum_kind(a), a.flags);
   // A shared open sum stays shared (its copies still share one error), and one that admitted
   // shared terms becomes shared with an unknown source: its sigma as computed.
   const std::int64_t source = source_of(a);
@@ -688,10 +719,23 @@ void BoundDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C,
   for (std::int64_t i = 0; i < M * N; ++i) continues |= (C[i].flags & (kOpenSum | kSharedTerms)) == (kOpenSum | kSharedTerms);
   std::vector<std::uint32_t> row_last(um, 0), column_last(un, 0);
   std::vector<std::uint8_t> row_admits(um, 0), column_admits(un, 0);
+  // Certain infinities and NaN (nonfinite.cpp) are left out of the loop below (their operand a
+  // zero) and counted into C by nonfinite_products.
+  std::vector<std::uint8_t> a_special, b_special;
+  bool specials = false;
+  for (std::int64_t i = 0; i < M * K && !specials; ++i) specials = nonfinite(A[i]);
+  for (std::int64_t i = 0; i < K * N && !specials; ++i) specials = nonfinite(B[i]);
+  if (specials) {
+    a_special.resize(um * static_cast<std::size_t>(K));
+    b_special.resize(static_cast<std::size_t>(K) * un);
+    for (std::int64_t i = 0; i < M * K; ++i) a_special[static_cast<std::size_t>(i)] = nonfinite(A[i]);
+    for (std::int64_t i = 0; i < K * N; ++i) b_special[static_cast<std::size_t>(i)] = nonfinite(B[i]);
+  }
   for (std::int64_t m = 0; m < M; ++m) {
     bool admitted = false;
     for (std::int64_t k = 0; k < K; ++k) {
       const Scalar& x = A[m * K + k];
+      if (specials && a_special[static_cast<std::size_t>(m * K + k)]) continue;  // a zero operand
       a[static_cast<std::size_t>(m * K + k)] = continues ? product_operand(x) : product_operand(summand(x, row_last[static_cast<std::size_t>(m)], admitted));
       row_flags[static_cast<std::size_t>(m)] |= x.flags & kCarried;
     }
@@ -703,6 +747,7 @@ void BoundDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C,
   for (std::int64_t k = 0; k < K; ++k)
     for (std::int64_t n = 0; n < N; ++n) {
       const Scalar& x = B[k * N + n];
+      if (specials && b_special[static_cast<std::size_t>(k * N + n)]) continue;  // a zero operand
       bool admitted = false;
       const ProductOperand& y = b[static_cast<std::size_t>(k * N + n)] =
           continues ? product_operand(x) : product_operand(summand(x, column_last[static_cast<std::size_t>(n)], admitted));
@@ -714,7 +759,8 @@ void BoundDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C,
   const bool some_row_admits = std::find(row_admits.begin(), row_admits.end(), 1) != row_admits.end();
   if (some_column_admits && some_row_admits) {  // B with every shared random part closed, for those rows
     b_closed.resize(b.size());
-    for (std::int64_t i = 0; i < K * N; ++i) b_closed[static_cast<std::size_t>(i)] = product_operand(B[i]);
+    for (std::int64_t i = 0; i < K * N; ++i)
+      if (!specials || !b_special[static_cast<std::size_t>(i)]) b_closed[static_cast<std::size_t>(i)] = product_operand(B[i]);
   }
   for (std::int64_t m = 0; m < M; ++m)
     for (std::int64_t n = 0; n < N; ++n) {
@@ -742,10 +788,15 @@ void BoundDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C,
       }
     }
   }
+  if (specials) nonfinite_products(A, B, C, M, K, N, a_special, b_special);
 }
 
 BoundScalar BoundDomain::accumulate(const Scalar& acc_in, const Scalar& x) const {
   Scalar acc = as_open_sum(acc_in);
+  if (nonfinite(x)) {
+    add_nonfinite_term(acc, kind(x));
+    return acc;
+  }
   std::uint32_t last = acc.source();
   bool admitted = false;
   const Closed cx = summand(x, last, admitted);
@@ -773,6 +824,9 @@ BoundScalar BoundDomain::accumulate(const Scalar& acc_in, const Scalar& x) const
 // --- comparisons that may flip ---------------------------------------------------------------
 
 std::uint8_t BoundDomain::compare_bits(CompareDirection d, const Scalar& a, const Scalar& b) const {
+  // A comparison with NaN is false in every evaluation, but NE, which is true (IEEE 754, 5.11).
+  if ((nonfinite(a) && kind(a) == Kind::NaN) || (nonfinite(b) && kind(b) == Kind::NaN))
+    return d == CompareDirection::NE ? kPredValue : 0;
   const Closed ca = close(a), cb = close(b);
   const Tri exact = tri_compare(d, ca.x, cb.x);
   const Tri floating = tri_compare(d, widened(ca), widened(cb));
@@ -808,6 +862,11 @@ std::pair<float, float> gap_between(Iv a, Iv b) {
 BoundScalar BoundDomain::select_widened(std::uint8_t pred, const Scalar& on_true, const Scalar& on_false) const {
   const bool value = pred & kPredValue;
   if (!(pred & (kPredFloatMayFlip | kPredExactUndecided))) return value ? on_true : on_false;
+  if (nonfinite(on_true) || nonfinite(on_false)) {  // either branch: the same certain value, or unknown
+    const Kind kt = kind(on_true);
+    const bool same = kt != Kind::Finite && kt != Kind::Unknown && kt == kind(on_false);
+    return same ? certain(kt, kMayFlip) : unknown(on_true.flags | on_false.flags | kMayFlip);
+  }
   const auto [t, f, source] = operands(on_true, on_false);
   const Closed& chosen = value ? t : f;
   const bool exact_undecided = pred & kPredExactUndecided;
@@ -860,6 +919,11 @@ std::vector<BoundDomain::Membership> BoundDomain::window_selection(CompareDirect
 }
 
 BoundScalar BoundDomain::scatter_term(const Scalar& source, Membership m) const {
+  if (nonfinite(source)) {  // never chosen: no term; surely chosen: the value; else unknown
+    if (m.exact == 0 && m.floating == 0) return from_double(0);
+    if (m.exact == 1 && m.floating == 1) return source;
+    return unknown(source.flags | kMayFlip);
+  }
   std::int64_t shared;
   const Closed c = operand(source, shared);
   const Iv zero{0, 0};

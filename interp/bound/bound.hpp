@@ -122,6 +122,20 @@
 // bound reaches the overflow threshold while its statistical bound stays below it, and every
 // op and sum after it) for as long as its own bound stays finite. A sum whose partial sums may
 // leave the float range (their bound beyond it, in some order) is unbounded in that tier.
+//
+// Certain non-finite values (interp/bound/nonfinite.cpp): where every float evaluation under the
+// profile gives an infinity or NaN, the value says so, and later ops follow IEEE 754 on it. An
+// exp whose float operand, widened by its sound bound, lies beyond the threshold of overflow
+// (88.7228 plus the exp's allowance) is +inf in every evaluation; a sum that holds a certain +inf
+// and otherwise terms with finite bounds (no partial sum of which can overflow) is +inf; inf -
+// inf, 0 * inf and inf / inf are NaN; NaN in an arithmetic op, a max or a sum gives NaN, and a
+// comparison with NaN is false (true for NE). A certain infinity is stored as an exact one
+// (lo = hi = +-inf, err 0, as a literal -inf for max-pool padding); a certain NaN as an unknown
+// value marked kCertainNaN. The exact value of such an element is a real number the program's
+// float semantics cannot reach: the verdict is on the float value alone (an honest NaN output is
+// a PASS, a finite number there a FAIL). Results these rules cannot decide (inf * a value of
+// uncertain sign, inf - an unbounded value, a finite value / inf, which is a signed zero) are
+// unknown, as before. Code that does not look for them sees a certain NaN as unknown.
 #pragma once
 
 #include <algorithm>
@@ -157,6 +171,13 @@ enum BoundFlag : std::uint8_t {
   /// The flags whose data lives in ClosedStat's floats: a new value, an open sum and a value
   /// rebuilt from closed parts drop them.
   kStatBytes = kBranchGap | kPlainCap | kCentered,
+  /// A closed value that is NaN in every float evaluation (never otherwise together).
+  kCertainNaN = kBranchGap | kCentered,
+  /// An open sum's terms that are certainly +inf, -inf or NaN (an open sum has no stat bytes).
+  kSumPosInf = kBranchGap,
+  kSumNegInf = kPlainCap,
+  kSumNaN = kCentered,
+  kSumNonfinite = kStatBytes,
 };
 
 /// An open sum's running totals (kOpenSum): round-to-nearest sums of the terms' magnitudes
@@ -207,10 +228,18 @@ struct BoundScalar {
 };
 static_assert(sizeof(BoundScalar) == 64);
 
+/// Whether a value may be a certain infinity or NaN (the header's "certain non-finite values"):
+/// a closed one that is, or an open sum that holds such a term. Cheap; BoundDomain::kind decides.
+inline bool nonfinite(const BoundScalar& a) {
+  if (a.flags & kOpenSum) return a.flags & kSumNonfinite;
+  return (a.flags & kCertainNaN) == kCertainNaN || (a.lo == a.hi && std::isinf(a.lo));
+}
+
 /// broadcast_in_dim's hook: the element, operand element `index`, is one of several copies of
 /// one value (kShared), numbered index + 1 (wrapping within 24 bits, 0 skipped). A value that
 /// already shared another's random part keeps source 0: unknown, closed at every use.
 inline void mark_replicated(BoundScalar& x, std::int64_t index) {
+  if (nonfinite(x)) return;  // no random part to share
   constexpr std::uint32_t kSources = (1u << 24) - 1;
   const bool nested = x.flags & (kShared | kSharedTerms);
   x.flags |= kShared;
@@ -318,6 +347,10 @@ class BoundDomain {
   // Reading results.
   /// The value with any open sum closed: lo, hi, err, perr and events are then final.
   Scalar closed(const Scalar& a) const;
+  /// What every float evaluation gives: a finite number (a finite sound bound), +inf, -inf or
+  /// NaN for certain, or unknown (an infinite bound: it may overflow, or not).
+  enum class Kind : std::uint8_t { Finite, PosInf, NegInf, NaN, Unknown };
+  Kind kind(const Scalar& a) const;
   /// The whole error bound of a value: +inf when unbounded.
   double bound(const Scalar& a) const { return close(a).err; }
   /// The statistical bound (<= bound(a)): +inf when unbounded.
@@ -413,6 +446,28 @@ class BoundDomain {
   /// A closed scalar from closed parts, with `flags` (but kOpenSum) and, when shared, `source`.
   Scalar from_closed(const Closed& c, std::uint8_t flags, std::uint32_t source = 0) const;
   void note_unbounded() const { unbounded_made_->store(true, std::memory_order_relaxed); }
+  // Certain non-finite values (interp/bound/nonfinite.cpp; the header's last paragraph).
+  enum class Binary : std::uint8_t { Add, Sub, Mul, Div, Max };
+  enum class Unary : std::uint8_t { Neg, Abs, Exp, Log, Sqrt, Rsqrt, Other };
+  /// A value of that kind (Finite excepted), keeping kMayFlip of `flags`.
+  Scalar certain(Kind k, std::uint8_t flags) const;
+  /// a op b where a or b is nonfinite(): IEEE 754 on the certain values, else unknown.
+  Scalar nonfinite_binary(Binary op, const Scalar& a, const Scalar& b) const;
+  Scalar nonfinite_unary(Unary op, const Scalar& a) const;
+  /// +1 or -1: every float evaluation of a finite-bounded value has that sign and is at least
+  /// 2^-126 in magnitude (so no flush makes it 0); 0: it is exactly 0; 2: unknown.
+  int certain_sign(const Scalar& a) const;
+  Kind product_kind(const Scalar& a, const Scalar& b) const;
+  /// A sum's kind from its terms' bits (kSumPosInf, ...), its unbounded flag and finite part.
+  Kind sum_kind(const Scalar& a) const;
+  /// Counts a term of kind k into the open sum acc (Finite: nothing).
+  void add_nonfinite_term(Scalar& acc, Kind k) const;
+  /// A closed nonfinite() value as an accumulator: an open sum of no terms but its bit.
+  Scalar opened_nonfinite(const Scalar& acc) const;
+  /// The products of matmul_accumulate whose operand A[m][k] or B[k][n] is nonfinite() (those
+  /// the numeric loop skipped), counted into C.
+  void nonfinite_products(const Scalar* A, const Scalar* B, Scalar* C, std::int64_t M, std::int64_t K, std::int64_t N,
+                          const std::vector<std::uint8_t>& a_special, const std::vector<std::uint8_t>& b_special) const;
   FloatProfile profile_;
   double product_floor_;  // a product's underflow (or flush) error, at most
   double lambda_;
@@ -488,6 +543,7 @@ inline BoundDomain::Closed BoundDomain::summand(const Scalar& a, std::uint32_t& 
 
 inline BoundScalar BoundDomain::as_open_sum(const Scalar& acc) const {
   if ((acc.flags & (kOpenSum | kShared)) == kOpenSum) return acc;
+  if (!(acc.flags & kOpenSum) && nonfinite(acc)) return opened_nonfinite(acc);
   return opened(acc.flags & (kShared | kSharedTerms) ? from_closed(close(acc), acc.flags & ~(kShared | kSharedTerms)) : acc);
 }
 
@@ -537,6 +593,10 @@ inline void BoundDomain::add_product(Scalar& s, const ProductOperand& a, const P
 
 inline void BoundDomain::mac(Scalar& acc, const Scalar& a, const Scalar& b) const {
   acc = as_open_sum(acc);
+  if (nonfinite(a) || nonfinite(b)) {
+    add_nonfinite_term(acc, product_kind(a, b));
+    return;
+  }
   acc.flags |= (a.flags | b.flags) & (kMayFlip | kUnbounded);
   std::uint32_t last = acc.source();
   bool admitted = false;

@@ -1,0 +1,172 @@
+// Certain non-finite values in the bound analysis (interp/bound/bound.hpp, the header's last
+// paragraph): where every float evaluation under the profile gives +inf, -inf or NaN, the value
+// says so and later ops follow IEEE 754 (section 7: invalid operations give NaN; an infinity
+// operand gives an exact infinity where the result is one). A program whose softmax takes exp of
+// logits in the hundreds (no max subtracted) then has NaN outputs in every float32 evaluation,
+// which the check can say instead of "no verdict". What these rules cannot decide is unknown.
+#include <cmath>
+
+#include "interp/bound/bound.hpp"
+
+namespace shlo {
+
+using namespace bound_detail;
+
+namespace {
+using Kind = BoundDomain::Kind;
+
+bool infinite(Kind k) { return k == Kind::PosInf || k == Kind::NegInf; }
+int sign_of(Kind k) { return k == Kind::PosInf ? 1 : -1; }
+Kind inf_of_sign(int sign) { return sign > 0 ? Kind::PosInf : Kind::NegInf; }
+Kind negated(Kind k) { return k == Kind::PosInf ? Kind::NegInf : k == Kind::NegInf ? Kind::PosInf : k; }
+
+// The smallest float magnitude that no flush to zero (denormal operands, reduced formats) can
+// make 0.
+constexpr double kSmallestNormal = 0x1p-126;
+}  // namespace
+
+BoundDomain::Kind BoundDomain::kind(const Scalar& a) const {
+  if (a.flags & kOpenSum) return sum_kind(a);
+  if ((a.flags & kCertainNaN) == kCertainNaN) return Kind::NaN;
+  if (a.lo == a.hi && std::isinf(a.lo)) return a.lo > 0 ? Kind::PosInf : Kind::NegInf;
+  return a.err < kInf && std::isfinite(a.lo) && std::isfinite(a.hi) ? Kind::Finite : Kind::Unknown;
+}
+
+BoundScalar BoundDomain::certain(Kind k, std::uint8_t flags) const {
+  const auto carried = static_cast<std::uint8_t>(flags & kMayFlip);
+  if (infinite(k)) {
+    Scalar s;  // an exact infinity: err 0, as a literal one
+    s.lo = s.hi = sign_of(k) * kInf;
+    s.flags = carried;
+    return s;
+  }
+  Scalar s = unknown(carried);
+  if (k == Kind::NaN) s.flags |= kCertainNaN;  // the stat bytes stay 0: no gap, no cap
+  return s;
+}
+
+int BoundDomain::certain_sign(const Scalar& a) const {
+  const Closed c = close(a);
+  if (c.x.lo == 0 && c.x.hi == 0 && c.err == 0) return 0;
+  const Iv r = widened(c);
+  if (r.lo >= kSmallestNormal) return 1;
+  if (r.hi <= -kSmallestNormal) return -1;
+  return 2;
+}
+
+BoundScalar BoundDomain::nonfinite_binary(Binary op, const Scalar& a, const Scalar& b) const {
+  const std::uint8_t flags = a.flags | b.flags;
+  Kind ka = kind(a), kb = kind(b);
+  if (ka == Kind::NaN || kb == Kind::NaN) return certain(Kind::NaN, flags);  // NaN in, NaN out (max too: IEEE maximum)
+  if (ka == Kind::Unknown || kb == Kind::Unknown) return unknown(flags);
+  if (ka == Kind::Finite && kb == Kind::Finite) return unknown(flags);  // not reached: one is not finite
+  switch (op) {
+    case Binary::Sub:
+      kb = negated(kb);
+      [[fallthrough]];
+    case Binary::Add:
+      if (infinite(ka) && infinite(kb) && ka != kb) return certain(Kind::NaN, flags);  // inf - inf
+      return certain(infinite(ka) ? ka : kb, flags);  // inf + finite, in any rounding
+    case Binary::Mul: {
+      const int sa = infinite(ka) ? sign_of(ka) : certain_sign(a), sb = infinite(kb) ? sign_of(kb) : certain_sign(b);
+      if (sa == 0 || sb == 0) return certain(Kind::NaN, flags);  // 0 * inf
+      if (sa == 2 || sb == 2) return unknown(flags);
+      return certain(inf_of_sign(sa * sb), flags);
+    }
+    case Binary::Div: {
+      if (infinite(ka) && infinite(kb)) return certain(Kind::NaN, flags);  // inf / inf
+      if (infinite(kb)) return unknown(flags);  // finite / inf: a signed zero, whose exact value is not 0
+      const int sb = certain_sign(b);  // inf / finite
+      if (sb == 0 || sb == 2) return unknown(flags);
+      return certain(inf_of_sign(sign_of(ka) * sb), flags);
+    }
+    case Binary::Max:
+      if (ka == Kind::PosInf || kb == Kind::PosInf) return certain(Kind::PosInf, flags);
+      if (ka == Kind::NegInf) return b;  // max(-inf, y) = y, as it is
+      return a;
+  }
+  return unknown(flags);
+}
+
+BoundScalar BoundDomain::nonfinite_unary(Unary op, const Scalar& a) const {
+  const Kind k = kind(a);
+  if (k == Kind::NaN) return certain(Kind::NaN, a.flags);
+  if (!infinite(k)) return unknown(a.flags);
+  switch (op) {
+    case Unary::Neg: return certain(negated(k), a.flags);
+    case Unary::Abs: return certain(Kind::PosInf, a.flags);
+    case Unary::Exp: return k == Kind::PosInf ? a : unknown(a.flags);  // exp(-inf) = 0, not the exact value
+    case Unary::Log:
+    case Unary::Sqrt: return k == Kind::PosInf ? a : certain(Kind::NaN, a.flags);
+    case Unary::Rsqrt: return k == Kind::PosInf ? unknown(a.flags) : certain(Kind::NaN, a.flags);
+    case Unary::Other: break;  // tanh, logistic, converts: a finite float, not the exact value
+  }
+  return unknown(a.flags);
+}
+
+BoundDomain::Kind BoundDomain::product_kind(const Scalar& a, const Scalar& b) const {
+  const Kind ka = kind(a), kb = kind(b);
+  if (ka == Kind::NaN || kb == Kind::NaN) return Kind::NaN;
+  if (!infinite(ka) && !infinite(kb)) return ka == Kind::Finite && kb == Kind::Finite ? Kind::Finite : Kind::Unknown;
+  if (ka == Kind::Unknown || kb == Kind::Unknown) return Kind::Unknown;
+  const int sa = infinite(ka) ? sign_of(ka) : certain_sign(a), sb = infinite(kb) ? sign_of(kb) : certain_sign(b);
+  if (sa == 0 || sb == 0) return Kind::NaN;
+  if (sa == 2 || sb == 2) return Kind::Unknown;
+  return inf_of_sign(sa * sb);
+}
+
+BoundDomain::Kind BoundDomain::sum_kind(const Scalar& a) const {
+  const bool pos = a.flags & kSumPosInf, neg = a.flags & kSumNegInf;
+  if (a.flags & kSumNaN || (pos && neg)) return Kind::NaN;  // NaN absorbs every later term
+  Scalar finite = a;
+  finite.flags &= static_cast<std::uint8_t>(~kSumNonfinite);
+  const bool bounded = close_sum(finite).err < kInf;  // no partial sum of the finite terms overflows
+  if (!pos && !neg) return bounded ? Kind::Finite : Kind::Unknown;
+  return bounded ? (pos ? Kind::PosInf : Kind::NegInf) : Kind::Unknown;
+}
+
+void BoundDomain::add_nonfinite_term(Scalar& acc, Kind k) const {
+  switch (k) {
+    case Kind::Finite: break;
+    case Kind::PosInf: acc.flags |= kSumPosInf; break;
+    case Kind::NegInf: acc.flags |= kSumNegInf; break;
+    case Kind::NaN: acc.flags |= kSumNaN; break;
+    case Kind::Unknown:
+      if (!(acc.flags & kUnbounded)) note_unbounded();
+      acc.flags |= kUnbounded;
+      break;
+  }
+}
+
+BoundScalar BoundDomain::opened_nonfinite(const Scalar& acc) const {
+  Scalar s = opened(Scalar{});
+  s.flags |= acc.flags & kMayFlip;
+  add_nonfinite_term(s, kind(acc));
+  return s;
+}
+
+void BoundDomain::nonfinite_products(const Scalar* A, const Scalar* B, Scalar* C, std::int64_t M, std::int64_t K, std::int64_t N,
+                                     const std::vector<std::uint8_t>& a_special, const std::vector<std::uint8_t>& b_special) const {
+  std::vector<std::vector<std::int64_t>> row_ks(static_cast<std::size_t>(M)), column_ks(static_cast<std::size_t>(N));
+  for (std::int64_t m = 0; m < M; ++m)
+    for (std::int64_t k = 0; k < K; ++k)
+      if (a_special[static_cast<std::size_t>(m * K + k)]) row_ks[static_cast<std::size_t>(m)].push_back(k);
+  for (std::int64_t k = 0; k < K; ++k)
+    for (std::int64_t n = 0; n < N; ++n)
+      if (b_special[static_cast<std::size_t>(k * N + n)]) column_ks[static_cast<std::size_t>(n)].push_back(k);
+  for (std::int64_t m = 0; m < M; ++m)
+    for (std::int64_t n = 0; n < N; ++n) {
+      const auto& rk = row_ks[static_cast<std::size_t>(m)];
+      const auto& ck = column_ks[static_cast<std::size_t>(n)];
+      if (rk.empty() && ck.empty()) continue;
+      Scalar& c = C[m * N + n];
+      auto count = [&](std::int64_t k) {
+        if (!(c.flags & kSumNaN)) add_nonfinite_term(c, product_kind(A[m * K + k], B[k * N + n]));
+      };
+      for (std::int64_t k : rk) count(k);
+      for (std::int64_t k : ck)
+        if (!a_special[static_cast<std::size_t>(m * K + k)]) count(k);  // not counted twice
+    }
+}
+
+}  // namespace shlo

@@ -1,0 +1,227 @@
+// Certain non-finite values in the bound analysis (interp/bound/bound.hpp, "certain non-finite
+// values"; interp/bound/nonfinite.cpp): where every float evaluation overflows, the value is that
+// infinity, IEEE 754 carries it on (inf - inf, 0 * inf: NaN; NaN absorbs), and `shlo check`
+// judges such an element by the float value alone. Where the rules cannot decide, the value stays
+// unknown (NO VERDICT), as before.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "ast/mlir_parse.hpp"
+#include "oracle/float_check.hpp"
+#include "tests/stat_support.hpp"
+#include "tests/support.hpp"
+
+using namespace shlo;
+using namespace shlo::test;
+
+namespace {
+
+using Kind = BoundDomain::Kind;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+CheckReport check(const Module& m, const Arrays& inputs, const Arrays& outputs) {
+  return check_float_outputs(m, float_profile("ieee"), {inputs}, {outputs}, 1, {}, CheckOptions{});
+}
+
+}  // namespace
+
+TEST_CASE("nonfinite: exp overflows in every evaluation only beyond the threshold and the operand's bound", "[bound][stat]") {
+  const BoundDomain d(float_profile("ieee"));
+  CHECK(d.kind(d.exp(d.from_double(89))) == Kind::PosInf);
+  CHECK(d.kind(d.exp(d.from_double(100))) == Kind::PosInf);
+  // Controls: below ln(FLT_MAX) = 88.7228 the float exp is finite; just above it, within the
+  // allowance, an evaluation may still round to FLT_MAX; an operand whose sound bound reaches
+  // below the threshold may be finite.
+  CHECK(d.kind(d.exp(d.from_double(88.5))) == Kind::Finite);
+  CHECK(d.kind(d.exp(d.from_double(88.72284))) == Kind::Unknown);
+  CHECK(d.kind(d.exp(closed_scalar(89, 0.2, 0.2f, 0))) == Kind::PosInf);
+  CHECK(d.kind(d.exp(closed_scalar(89, 1.0, 1.0f, 0))) == Kind::Unknown);  // 88 is possible
+  CHECK(d.to_string(d.exp(d.from_double(89))).find("inf") != std::string::npos);
+}
+
+TEST_CASE("nonfinite: IEEE 754 on certain infinities and NaN, unknown where it cannot decide", "[bound][stat]") {
+  const BoundDomain d(float_profile("ieee"));
+  const BoundScalar inf = d.exp(d.from_double(100)), minus_inf = d.neg(inf);
+  const BoundScalar two = d.from_double(2), zero = d.from_double(0);
+  const BoundScalar near_zero = closed_scalar(0.5, 1, 1, 0);  // its float may be of either sign
+  const BoundScalar unknown = d.exp(d.from_double(88.72284));
+  REQUIRE(d.kind(inf) == Kind::PosInf);
+  CHECK(d.kind(minus_inf) == Kind::NegInf);
+  const BoundScalar nan = d.sub(inf, inf);
+  CHECK(d.kind(nan) == Kind::NaN);
+  CHECK(d.to_string(nan) == "NaN in every float evaluation");
+  CHECK(d.kind(d.add(inf, two)) == Kind::PosInf);
+  CHECK(d.kind(d.add(inf, inf)) == Kind::PosInf);
+  CHECK(d.kind(d.sub(two, inf)) == Kind::NegInf);
+  CHECK(d.kind(d.add(inf, unknown)) == Kind::Unknown);  // the other may be -inf
+  CHECK(d.kind(d.add(nan, unknown)) == Kind::NaN);      // NaN absorbs
+  CHECK(d.kind(d.mul(inf, d.from_double(-3))) == Kind::NegInf);
+  CHECK(d.kind(d.mul(inf, zero)) == Kind::NaN);            // 0 * inf
+  CHECK(d.kind(d.mul(inf, near_zero)) == Kind::Unknown);   // its sign unknown
+  CHECK(d.kind(d.mul(inf, d.from_double(1e-40))) == Kind::Unknown);  // a subnormal a flush may make 0
+  CHECK(d.kind(d.div(inf, inf)) == Kind::NaN);
+  CHECK(d.kind(d.div(inf, two)) == Kind::PosInf);
+  CHECK(d.kind(d.div(two, inf)) == Kind::Unknown);  // a signed zero, not the exact quotient
+  CHECK(d.kind(d.max(inf, two)) == Kind::PosInf);
+  CHECK(d.kind(d.max(minus_inf, two)) == Kind::Finite);
+  CHECK(d.max(minus_inf, two).lo == 2);  // max(-inf, y) is y
+  CHECK(d.kind(d.max(nan, two)) == Kind::NaN);  // IEEE maximum propagates NaN
+  CHECK(d.kind(d.min(minus_inf, two)) == Kind::NegInf);
+  CHECK(d.kind(d.min(nan, two)) == Kind::NaN);
+  CHECK(d.kind(d.abs(minus_inf)) == Kind::PosInf);
+  CHECK(d.kind(d.log(inf)) == Kind::PosInf);
+  CHECK(d.kind(d.sqrt(minus_inf)) == Kind::NaN);
+  CHECK(d.kind(d.rsqrt(inf)) == Kind::Unknown);  // 0, not the exact value
+  CHECK(d.kind(d.exp(minus_inf)) == Kind::Unknown);
+  CHECK(d.kind(d.tanh(nan)) == Kind::NaN);
+  CHECK(d.kind(d.exp(nan)) == Kind::NaN);
+  // Comparisons with NaN are false, NE true, in every evaluation: decided, no flip.
+  CHECK(d.compare_bits(CompareDirection::GT, nan, two) == 0);
+  CHECK(d.compare_bits(CompareDirection::LE, two, nan) == 0);
+  CHECK(d.compare_bits(CompareDirection::NE, nan, two) == kPredValue);
+  CHECK(d.compare_bits(CompareDirection::GT, inf, two) == kPredValue);
+  // A select that may flip between a certain value and another is unknown; between two equal
+  // certain values, that value.
+  const std::uint8_t flip = kPredFloatMayFlip | kPredValue;
+  CHECK(d.kind(d.select_widened(flip, nan, two)) == Kind::Unknown);
+  CHECK(d.kind(d.select_widened(flip, nan, nan)) == Kind::NaN);
+  CHECK(d.kind(d.select_widened(kPredValue, nan, two)) == Kind::NaN);
+  CHECK(d.kind(d.select_widened(0, nan, two)) == Kind::Finite);
+}
+
+TEST_CASE("nonfinite: sums and products count certain terms, and a finite part that may overflow leaves them unknown", "[bound][stat]") {
+  const BoundDomain d(float_profile("ieee"));
+  const BoundScalar inf = d.exp(d.from_double(100)), minus_inf = d.neg(inf), nan = d.sub(inf, inf);
+  const BoundScalar one = d.from_double(1), big = d.from_double(-3e38);
+  auto sum = [&](std::initializer_list<BoundScalar> terms) {
+    BoundScalar acc = d.from_double(0);
+    for (const auto& t : terms) acc = d.accumulate(acc, t);
+    return d.kind(d.closed(acc));
+  };
+  CHECK(sum({one, inf, one}) == Kind::PosInf);
+  CHECK(sum({one, minus_inf}) == Kind::NegInf);
+  CHECK(sum({inf, one, minus_inf}) == Kind::NaN);
+  CHECK(sum({one, nan, inf}) == Kind::NaN);
+  CHECK(sum({one, one}) == Kind::Finite);  // control
+  // -3e38 - 3e38 overflows to -inf in some order, and then inf + -inf is NaN: unknown.
+  CHECK(sum({inf, big, big}) == Kind::Unknown);
+  CHECK(sum({inf, big}) == Kind::PosInf);
+  // A certain value as the accumulator's start, and mac's products.
+  CHECK(d.kind(d.closed(d.accumulate(inf, one))) == Kind::PosInf);
+  BoundScalar acc = d.from_double(0);
+  d.mac(acc, one, one);
+  d.mac(acc, inf, d.from_double(0));  // 0 * inf
+  CHECK(d.kind(d.closed(acc)) == Kind::NaN);
+  BoundScalar acc2 = d.from_double(0);
+  d.mac(acc2, one, one);
+  d.mac(acc2, inf, d.from_double(-2));
+  CHECK(d.kind(d.closed(acc2)) == Kind::NegInf);
+  // matmul_accumulate (dot_general, convolution): a NaN in row 0 of A makes row 0 of C NaN; the
+  // infinity in B[1][0] meets an exact zero of A in row 1 (NaN) and a 1 in row 2 (inf).
+  const BoundScalar A[] = {nan, one, one, d.from_double(0), one, one};      // 3 x 2
+  const BoundScalar B[] = {one, one, inf, one};                             // 2 x 2
+  BoundScalar C[6];
+  for (auto& c : C) c = d.from_double(0);
+  d.matmul_accumulate(A, B, C, 3, 2, 2);
+  CHECK(d.kind(d.closed(C[0])) == Kind::NaN);
+  CHECK(d.kind(d.closed(C[1])) == Kind::NaN);
+  CHECK(d.kind(d.closed(C[2])) == Kind::NaN);     // 1 * 1 + 0 * inf
+  CHECK(d.kind(d.closed(C[3])) == Kind::Finite);  // 1 * 1 + 0 * 1
+  CHECK(d.enclosure(d.closed(C[3])).lo == Approx(1));
+  CHECK(d.kind(d.closed(C[4])) == Kind::PosInf);  // 1 * 1 + 1 * inf
+  CHECK(d.kind(d.closed(C[5])) == Kind::Finite);
+  CHECK(d.enclosure(d.closed(C[5])).hi == Approx(2));
+  CHECK(d.bound(d.closed(C[5])) < 1e-6);  // the finite sums as before
+}
+
+namespace {
+
+// A softmax with no max subtracted, as the printer's train steps write it, and the sum of its
+// probabilities times the logits: logits of 100 overflow exp in every float32 evaluation.
+const char* const kSoftmax = R"(module @m {
+  func.func @f(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2xf32>) {
+    %e = stablehlo.exponential %x : tensor<2x3xf32>
+    %z = stablehlo.constant dense<0.0> : tensor<f32>
+    %s = stablehlo.reduce(%e init: %z) applies stablehlo.add across dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>
+    %b = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<2xf32>) -> tensor<2x3xf32>
+    %p = stablehlo.divide %e, %b : tensor<2x3xf32>
+    %q = stablehlo.multiply %p, %x : tensor<2x3xf32>
+    %t = stablehlo.reduce(%q init: %z) applies stablehlo.add across dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>
+    return %p, %t : tensor<2x3xf32>, tensor<2xf32>
+  }
+})";
+
+}  // namespace
+
+TEST_CASE("nonfinite: a softmax that overflows in every evaluation is judged on its NaN, and a finite number there fails", "[bound][stat]") {
+  const Module m = parse_module(kSoftmax, "softmax.mlir");
+  // Row 0 overflows (a logit of 100), row 1 does not.
+  const Arrays in = {f32_array({2, 3}, {100, 1, 2, 1, 2, 3})};
+  // The honest float32 outputs, by hand: row 0's sum is inf, so p = inf / inf = NaN for the
+  // first class and 1 / inf = 0 for the others; t = NaN; row 1 as usual.
+  const float e1 = std::exp(1.0f), e2 = std::exp(2.0f), e3 = std::exp(3.0f), s1 = e1 + e2 + e3;
+  REQUIRE(std::isinf(std::exp(100.0f)));
+  const float p1[] = {e1 / s1, e2 / s1, e3 / s1};
+  const float t1 = p1[0] * 1 + p1[1] * 2 + p1[2] * 3;
+  const Arrays honest = {f32_array({2, 3}, {kNaN, 0, 0, p1[0], p1[1], p1[2]}), f32_array({2}, {kNaN, t1})};
+  const CheckReport r = check(m, in, honest);
+  REQUIRE(r.outputs.size() == 2);
+  // p[0][0] and t[0] are NaN in every evaluation; p[0][1] and p[0][2] (a finite number over
+  // inf: a signed zero, not the exact probability) stay unknown.
+  CHECK(r.outputs[0].certain_nonfinite == 1);
+  CHECK(r.outputs[0].unbounded == 2);
+  CHECK(r.outputs[1].certain_nonfinite == 1);
+  CHECK(r.outputs[1].unbounded == 0);
+  CHECK(r.outputs[1].verdict() == Verdict::Pass);
+  CHECK(r.outputs[0].verdict() == Verdict::NoVerdict);
+  CHECK(format_table(r).find("every float evaluation makes infinite or NaN") != std::string::npos);
+  CHECK(format_json(r).find("\"certain_nonfinite\": 1") != std::string::npos);
+  // Controls: a finite number where every evaluation gives NaN is a FAIL, and so is an infinity.
+  const Arrays finite_loss = {honest[0], f32_array({2}, {0, t1})};
+  const CheckReport f = check(m, in, finite_loss);
+  CHECK(f.outputs[1].verdict() == Verdict::Fail);
+  CHECK(f.outputs[1].over == 1);
+  CHECK(f.outputs[1].worst_flat == 0);
+  const Arrays inf_loss = {honest[0], f32_array({2}, {std::numeric_limits<float>::infinity(), t1})};
+  CHECK(check(m, in, inf_loss).outputs[1].verdict() == Verdict::Fail);
+  // Control: below the threshold nothing is certain, every element has a bound, and an honest
+  // NaN is a FAIL.
+  const Arrays small = {f32_array({2, 3}, {80, 1, 2, 1, 2, 3})};
+  const CheckReport below = check(m, small, f32_outputs(kSoftmax, small));
+  CHECK(below.verdict() == Verdict::Pass);
+  CHECK(below.outputs[0].certain_nonfinite + below.outputs[1].certain_nonfinite == 0);
+  const Arrays small_nan = {f32_outputs(kSoftmax, small)[0], f32_array({2}, {kNaN, t1})};
+  CHECK(check(m, small, small_nan).outputs[1].verdict() == Verdict::Fail);
+}
+
+TEST_CASE("nonfinite: mlp_train_step on inputs between -1 and 1 is NaN in every float32 evaluation, and judged so", "[bound][stat][artifacts]") {
+  const std::string text = test::read_file(artifact("mlp_train_step"));
+  if (text.empty()) {
+    WARN("the artifacts are not here: skipped");
+    return;
+  }
+  const Module m = parse_module(text, "mlp_train_step.mlir");
+  const Arrays in = random_inputs(m, 1, -1, 1);
+  const Arrays out = f32_outputs(text, in);
+  std::int64_t nan_outputs = 0;
+  for (const auto& a : out)
+    for (float v : data(a)) nan_outputs += v != v;
+  REQUIRE(nan_outputs > 600000);  // its softmax overflows: the honest run's outputs are NaN
+  const CheckReport r = check(m, in, out);
+  CHECK(r.verdict() != Verdict::Fail);
+  CHECK(r.verdict() != Verdict::Improbable);
+  std::int64_t certain = 0;
+  for (const auto& o : r.outputs) certain += o.certain_nonfinite;
+  CHECK(certain > nan_outputs * 9 / 10);  // most elements judged (all were NO VERDICT before)
+  CHECK(r.outputs[0].verdict() == Verdict::Pass);  // the first kernel's update: every element NaN for certain
+  // Control: a finite number in place of one certain NaN is a FAIL.
+  Arrays changed = out;
+  std::get<std::vector<float>>(changed[0].data)[0] = 0.5f;
+  const CheckReport c = check(m, in, changed);
+  CHECK(c.verdict() == Verdict::Fail);
+  CHECK(c.outputs[0].over == 1);
+}
