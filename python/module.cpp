@@ -155,6 +155,7 @@ py::dict check_dict(const CheckResult& c) {
     row["flips"] = r.flips;
     row["unbounded"] = r.unbounded;
     row["statistical_only"] = r.statistical_only;
+    row["certain_nonfinite"] = r.certain_nonfinite;
     row["improbable_probability"] = r.improbable_probability;
     row["verdict"] = to_string(r.verdict);
     row["line"] = r.line;  // the row as the table prints it (the oracle's row formatter)

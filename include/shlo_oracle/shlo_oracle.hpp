@@ -184,6 +184,7 @@ struct CheckRow {
   std::int64_t over = 0, improbable = 0, flips = 0, unbounded = 0;
   double improbable_probability = 1;
   std::int64_t statistical_only = 0;  // elements with no finite sound bound, judged by the statistical tier alone
+  std::int64_t certain_nonfinite = 0;  // elements every float evaluation makes inf or NaN, judged on that value
   Verdict verdict = Verdict::Pass;
   std::string line;  // this row as `shlo check` prints it in its table
 };

@@ -191,7 +191,8 @@ class CheckVerdict:
     .rows (one dict per output and replica: name, replica, elements, max_abs, max_rel, max_ulps,
     worst_ratio (error over the sound bound), worst_pratio (over the statistical bound), over,
     improbable, flips, unbounded, improbable_probability, statistical_only (elements with no finite
-    sound bound, judged by the statistical tier alone), verdict), .consistent_profiles, and
+    sound bound, judged by the statistical tier alone), certain_nonfinite (elements that every float
+    evaluation makes inf or NaN, judged on that value), verdict), .consistent_profiles, and
     .table / .json as `shlo check` prints them."""
 
     def __init__(self, d):

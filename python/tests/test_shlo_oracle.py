@@ -162,6 +162,21 @@ class AgainstTheCommand(unittest.TestCase):
         self.assertIn("FAIL", wrong.table)
         shlo("check", c.file, "--inputs", c.dir / "inputs", "--outputs", moved, expect=1)
 
+    def test_check_judges_an_overflow_every_evaluation_makes(self):
+        # mlp_train_step with inputs in [-1, 1): its softmax overflows, the outputs are NaN in
+        # every float32 evaluation; the rows count those elements as the command's JSON does.
+        c = CommandRun(self.tmp.name, "mlp_train_step", "f32", range_="-1,1")
+        outputs = [np.load(c.out(0, i, "npy")) for i in range(len(c.program.results))]
+        self.assertTrue(np.isnan(outputs[0]).all())
+        verdict = shlo_oracle.check(c.program, c.inputs[0], outputs)
+        command = json.loads(shlo("check", c.file, "--inputs", c.dir / "inputs", "--outputs", c.dir, "--json", expect=4).stdout)
+        self.assertEqual([r["certain_nonfinite"] for r in verdict.rows], [o["certain_nonfinite"] for o in command["outputs"]])
+        self.assertEqual(verdict.rows[0]["certain_nonfinite"], outputs[0].size)
+        self.assertEqual(verdict.rows[0]["verdict"], "PASS")
+        # The control: a finite number where every evaluation gives NaN fails.
+        outputs[0][0, 0] = np.float32(0.5)
+        self.assertEqual(shlo_oracle.check(c.program, c.inputs[0], outputs).rows[0]["verdict"], "FAIL")
+
     def test_den_with_inputs_equals_the_exact_run(self):
         c = CommandRun(self.tmp.name, "linear_fwd", "exact")
         (meaning,) = shlo_oracle.den(c.program, c.inputs[0], domain="exact")
