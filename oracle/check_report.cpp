@@ -120,6 +120,8 @@ std::vector<std::string> explanations(const CheckReport& r) {
     case Verdict::Pass:
       lines.push_back(statistical_only ? "PASS: every element lies within its statistical bound, and within its sound bound where that is finite"
                                        : "PASS: every element lies within its sound and its statistical bound");
+      if (std::any_of(r.outputs.begin(), r.outputs.end(), [](const OutputCheck& o) { return o.certain_nonfinite > 0; }))
+        lines.back() += ", or is the inf or NaN that every float evaluation gives";
       break;
     case Verdict::Fail: lines.push_back("FAIL: elements outside their sound bound cannot be rounding"); break;
     case Verdict::Improbable:

@@ -45,6 +45,9 @@ Route text_route(const std::string& text) {
 struct Draw {
   Verdict verdict[3][3];
   double pratio[3][3];
+  // Every judged element of the float32 outputs under ieee is an inf or NaN that every float
+  // evaluation gives (an overflow in the program itself): no profile can be told apart there.
+  bool only_certain_nonfinite = false;
   // The profiles whose verdict on outputs o is PASS, narrowest first.
   std::vector<std::string> consistent(int o) const {
     std::vector<std::string> out;
@@ -64,6 +67,11 @@ Draw judge_draw(const Module& m, const Arrays& in, const Route& route) {
       d.verdict[p][o] = reports[static_cast<std::size_t>(o)].verdict();
       d.pratio[p][o] = reports[static_cast<std::size_t>(o)].worst_pratio;
     }
+    if (p == 0) {
+      std::int64_t certain = 0;
+      for (const auto& out : reports[2].outputs) certain += out.certain_nonfinite;
+      d.only_certain_nonfinite = certain > 0 && certain == judged_elements(reports[2].outputs);
+    }
   }
   return d;
 }
@@ -71,8 +79,9 @@ Draw judge_draw(const Module& m, const Arrays& in, const Route& route) {
 // Over the draws: the narrowest margin by which TF32 and bf16 outputs were caught under ieee
 // (their worst error over the statistical bound), the widest honest ratio under each own
 // profile, and how often bf16 outputs also passed as TF32. Draws are left out where even the
-// float32 outputs have NO VERDICT under ieee (`overflowed`: the float evaluation may overflow,
-// as the train steps' softmax may with inputs in [-1, 1), or an Adam step's first float32 step
+// float32 outputs have NO VERDICT under ieee, or are judged only as infinities or NaN that every
+// float evaluation gives (`overflowed`: the float evaluation may or must overflow, as the train
+// steps' softmax does with inputs in [-1, 1), or an Adam step's first float32 step
 // overflowed), from the profile checks where a reduced profile's wider operands reach an
 // overflow (`wide_overflowed`: NO VERDICT there), and where the uniform draw leaves the
 // program's domain (`outside_domain`: the analysis stops with an error; an Adam step's state,
@@ -213,6 +222,11 @@ Figures detection_sweep(const std::string& name, const Module& m, const Route& r
         ++f.overflowed;
         continue;
       }
+      if (d.only_certain_nonfinite) {
+        WARN(draw.str() << ": every float32 evaluation overflows (all judged elements inf or NaN in every evaluation)");
+        ++f.overflowed;
+        continue;
+      }
       std::ostringstream verdicts;
       bool no_verdict = false;
       for (int p = 0; p < 3; ++p)
@@ -249,7 +263,7 @@ Figures detection_sweep(const std::string& name, const Module& m, const Route& r
       f.bf16_passing_tf32 += d.verdict[1][1] == Verdict::Pass;
     }
   CHECK(f.overflowed + f.wide_overflowed + f.outside_domain < f.draws);  // some draws judged in full
-  WARN(name << ": " << f.draws << " draws, " << f.overflowed << " NO VERDICT in float32 under ieee, " << f.wide_overflowed
+  WARN(name << ": " << f.draws << " draws, " << f.overflowed << " NO VERDICT (or overflowing in every evaluation) in float32 under ieee, " << f.wide_overflowed
             << " NO VERDICT under a reduced profile, " << f.outside_domain << " outside the program's domain; under ieee TF32 outputs at >= " << f.tf32_caught_at << " and bf16 at >= "
             << f.bf16_caught_at << " of the statistical bound; under their own profile at most " << f.own_worst
             << "; bf16 outputs passing as tf32 in " << f.bf16_passing_tf32);

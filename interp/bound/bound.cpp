@@ -520,7 +520,11 @@ BoundScalar BoundDomain::exp(const Scalar& a) const {
   }
   const Iv rp = iv_exp(pwidened(c));
   const Scalar s = result(iv_exp(c.x), iv_exp(widened(c)), rp, profile_.exp, a.flags, c.events);
-  return first_order(s, c, source, iv_exp(c.x), rp, mag(rp), profile_.exp);  // exp' = exp
+  Scalar out = first_order(s, c, source, iv_exp(c.x), rp, mag(rp), profile_.exp);  // exp' = exp
+  // A bounded operand: the float result may overflow, but it is never NaN nor below 0 (but for
+  // the allowance of a tiny result): a sum that holds a certain +inf stays +inf with it.
+  if (c.err < kInf && !(out.err < kInf)) out.terms = kNonNegativeFloat;
+  return out;
 }
 
 // A function defined for x > 0 (or x >= 0): the exact operand certainly outside is an error;
@@ -621,7 +625,7 @@ BoundDomain::Closed BoundDomain::close_sum(const Scalar& a) const {
   // The running sums were rounded to nearest: at most 2 roundings per term (a product and an
   // addition) of relative size 2^-53, so c = (2n + 4) 2^-53 covers them; pdet and events
   // were summed in float: 2n + 2 roundings of 2^-24 at most.
-  if (a.flags & kSumNonfinite) {  // a certain infinity or NaN among the terms: BoundDomain::kind says which
+  if (a.flags & kSumCertain) {  // a certain infinity or NaN among the terms: BoundDomain::kind says which
     return {{-kInf, kInf}, kInf, kInf, 0, kInf, a.events};
   }
   const double n = static_cast<double>(a.terms);
@@ -634,7 +638,8 @@ BoundDomain::Closed BoundDomain::close_sum(const Scalar& a) const {
   // A term whose sound bound is infinite (its float value may overflow) leaves the sum's sound
   // bound infinite; the statistical tier reads only the terms' exact magnitudes and their
   // statistical parts, so it carries on while those are finite (the header's "unbounded").
-  const bool sound_unbounded = a.flags & kUnbounded || !std::isfinite(a.sum.magsum) || !std::isfinite(a.err);
+  const bool sound_unbounded =
+      a.flags & (kUnbounded | kSumNonNegative) || !std::isfinite(a.sum.magsum) || !std::isfinite(a.err);
   const bool stat_finite = std::isfinite(out.x.lo) && std::isfinite(out.x.hi) && std::isfinite(a.sum.abssum) &&
                            std::isfinite(a.pdet) && std::isfinite(a.sum.variance);
   if (sound_unbounded && !stat_finite) {
@@ -698,7 +703,7 @@ BoundScalar BoundDomain::from_closed(const Closed& c, std::uint8_t flags, std::u
 
 BoundScalar BoundDomain::closed(const Scalar& a) const {
   if (!(a.flags & kOpenSum)) return a;
-  if (a.flags & kSumNonfinite) return certain(sum_kind(a), a.flags);
+  if (a.flags & kSumCertain) return certain(sum_kind(a), a.flags);
   // A shared open sum stays shared (its copies still share one error), and one that admitted
   // shared terms becomes shared with an unknown source: its sigma as computed.
   const std::int64_t source = source_of(a);
@@ -795,6 +800,10 @@ BoundScalar BoundDomain::accumulate(const Scalar& acc_in, const Scalar& x) const
   Scalar acc = as_open_sum(acc_in);
   if (nonfinite(x)) {
     add_nonfinite_term(acc, kind(x));
+    return acc;
+  }
+  if (!(x.flags & kOpenSum) && x.terms == kNonNegativeFloat && !(x.err < kInf)) {
+    add_nonnegative_term(acc, x);
     return acc;
   }
   std::uint32_t last = acc.source();

@@ -127,7 +127,8 @@
 // profile gives an infinity or NaN, the value says so, and later ops follow IEEE 754 on it. An
 // exp whose float operand, widened by its sound bound, lies beyond the threshold of overflow
 // (88.7228 plus the exp's allowance) is +inf in every evaluation; a sum that holds a certain +inf
-// and otherwise terms with finite bounds (no partial sum of which can overflow) is +inf; inf -
+// and otherwise terms with finite bounds (no partial sum of which can overflow) or exps of bounded
+// operands that may overflow (finite and at least 0, or +inf: kNonNegativeFloat) is +inf; inf -
 // inf, 0 * inf and inf / inf are NaN; NaN in an arithmetic op, a max or a sum gives NaN, and a
 // comparison with NaN is false (true for NE). A certain infinity is stored as an exact one
 // (lo = hi = +-inf, err 0, as a literal -inf for max-pool padding); a certain NaN as an unknown
@@ -173,12 +174,19 @@ enum BoundFlag : std::uint8_t {
   kStatBytes = kBranchGap | kPlainCap | kCentered,
   /// A closed value that is NaN in every float evaluation (never otherwise together).
   kCertainNaN = kBranchGap | kCentered,
-  /// An open sum's terms that are certainly +inf, -inf or NaN (an open sum has no stat bytes).
+  /// An open sum's terms (an open sum has no stat bytes): certainly +inf, certainly -inf (a NaN
+  /// term sets both), and "finite and at least 0, or +inf" (kNonNegativeFloat below), whose
+  /// sound error the sum leaves out of its numeric part, its sound bound then infinite.
   kSumPosInf = kBranchGap,
   kSumNegInf = kPlainCap,
-  kSumNaN = kCentered,
-  kSumNonfinite = kStatBytes,
+  kSumCertain = kSumPosInf | kSumNegInf,
+  kSumNonNegative = kCentered,
 };
+
+/// A closed value's `terms` (an open sum's count) when every float evaluation of it is finite and
+/// at least 0, or +inf, never NaN, and its sound bound is infinite: an exp of a bounded operand
+/// that may overflow. A sum that holds a certain +inf stays +inf with such terms.
+constexpr std::uint32_t kNonNegativeFloat = 0x80000000u;
 
 /// An open sum's running totals (kOpenSum): round-to-nearest sums of the terms' magnitudes
 /// (abssum, for the double rounding of the enclosure sums), of bounds f_i on |computed term|
@@ -215,7 +223,7 @@ struct BoundScalar {
   };
   float pdet = 0;
   float events = 0;         // statistical events (sums) this value depends on
-  std::uint32_t terms = 0;  // open sum: number of nonzero terms
+  std::uint32_t terms = 0;  // open sum: number of nonzero terms; a closed value: 0 or kNonNegativeFloat
   std::uint8_t flags = 0;
   /// kShared: the source its random part shares; an open sum: the last source it admitted.
   std::uint8_t source_bytes[3] = {0, 0, 0};
@@ -231,7 +239,7 @@ static_assert(sizeof(BoundScalar) == 64);
 /// Whether a value may be a certain infinity or NaN (the header's "certain non-finite values"):
 /// a closed one that is, or an open sum that holds such a term. Cheap; BoundDomain::kind decides.
 inline bool nonfinite(const BoundScalar& a) {
-  if (a.flags & kOpenSum) return a.flags & kSumNonfinite;
+  if (a.flags & kOpenSum) return a.flags & kSumCertain;
   return (a.flags & kCertainNaN) == kCertainNaN || (a.lo == a.hi && std::isinf(a.lo));
 }
 
@@ -462,6 +470,9 @@ class BoundDomain {
   Kind sum_kind(const Scalar& a) const;
   /// Counts a term of kind k into the open sum acc (Finite: nothing).
   void add_nonfinite_term(Scalar& acc, Kind k) const;
+  /// Adds x, an unbounded value marked kNonNegativeFloat, to the open sum acc: its exact and
+  /// statistical parts as any term's, its sound error left out (kSumNonNegative instead).
+  void add_nonnegative_term(Scalar& acc, const Scalar& x) const;
   /// A closed nonfinite() value as an accumulator: an open sum of no terms but its bit.
   Scalar opened_nonfinite(const Scalar& acc) const;
   /// The products of matmul_accumulate whose operand A[m][k] or B[k][n] is nonfinite() (those

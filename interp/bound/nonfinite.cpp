@@ -116,13 +116,16 @@ BoundDomain::Kind BoundDomain::product_kind(const Scalar& a, const Scalar& b) co
 }
 
 BoundDomain::Kind BoundDomain::sum_kind(const Scalar& a) const {
-  const bool pos = a.flags & kSumPosInf, neg = a.flags & kSumNegInf;
-  if (a.flags & kSumNaN || (pos && neg)) return Kind::NaN;  // NaN absorbs every later term
+  const bool pos = a.flags & kSumPosInf, neg = a.flags & kSumNegInf, nonnegative = a.flags & kSumNonNegative;
+  if (pos && neg) return Kind::NaN;  // a NaN term, or inf - inf: NaN absorbs every later term
+  // The terms with finite bounds (the nonnegative ones' sound errors are not in the numeric part):
+  // no partial sum of theirs overflows.
   Scalar finite = a;
-  finite.flags &= static_cast<std::uint8_t>(~kSumNonfinite);
-  const bool bounded = close_sum(finite).err < kInf;  // no partial sum of the finite terms overflows
-  if (!pos && !neg) return bounded ? Kind::Finite : Kind::Unknown;
-  return bounded ? (pos ? Kind::PosInf : Kind::NegInf) : Kind::Unknown;
+  finite.flags &= static_cast<std::uint8_t>(~(kSumCertain | kSumNonNegative));
+  const bool bounded = !(a.flags & kUnbounded) && close_sum(finite).err < kInf;
+  if (!pos && !neg) return bounded && !nonnegative ? Kind::Finite : Kind::Unknown;
+  if (neg && nonnegative) return Kind::Unknown;  // -inf + (possibly) +inf
+  return bounded ? (pos ? Kind::PosInf : Kind::NegInf) : Kind::Unknown;  // +inf + (finite or +inf) = +inf
 }
 
 void BoundDomain::add_nonfinite_term(Scalar& acc, Kind k) const {
@@ -130,12 +133,32 @@ void BoundDomain::add_nonfinite_term(Scalar& acc, Kind k) const {
     case Kind::Finite: break;
     case Kind::PosInf: acc.flags |= kSumPosInf; break;
     case Kind::NegInf: acc.flags |= kSumNegInf; break;
-    case Kind::NaN: acc.flags |= kSumNaN; break;
+    case Kind::NaN: acc.flags |= kSumCertain; break;
     case Kind::Unknown:
       if (!(acc.flags & kUnbounded)) note_unbounded();
       acc.flags |= kUnbounded;
       break;
   }
+}
+
+void BoundDomain::add_nonnegative_term(Scalar& acc, const Scalar& x) const {
+  acc.flags |= kSumNonNegative | (x.flags & kMayFlip);
+  std::uint32_t last = acc.source();
+  bool admitted = false;
+  const Closed cx = summand(x, last, admitted);
+  acc.set_source(last);
+  if (admitted) acc.flags |= kSharedTerms;
+  if (!(std::isfinite(cx.x.lo) && std::isfinite(cx.x.hi) && cx.perr < kInf)) {
+    acc.pdet = std::numeric_limits<float>::infinity();  // its statistical bound infinite: the sum's too
+    return;
+  }
+  acc.lo += cx.x.lo;
+  acc.hi += cx.x.hi;
+  acc.sum.abssum += mag(cx.x);
+  acc.sum.variance += cx.sigma * cx.sigma;
+  acc.pdet += static_cast<float>(cx.pdet);
+  acc.events += cx.events;
+  acc.terms += 1;
 }
 
 BoundScalar BoundDomain::opened_nonfinite(const Scalar& acc) const {
@@ -161,7 +184,7 @@ void BoundDomain::nonfinite_products(const Scalar* A, const Scalar* B, Scalar* C
       if (rk.empty() && ck.empty()) continue;
       Scalar& c = C[m * N + n];
       auto count = [&](std::int64_t k) {
-        if (!(c.flags & kSumNaN)) add_nonfinite_term(c, product_kind(A[m * K + k], B[k * N + n]));
+        if ((c.flags & kSumCertain) != kSumCertain) add_nonfinite_term(c, product_kind(A[m * K + k], B[k * N + n]));
       };
       for (std::int64_t k : rk) count(k);
       for (std::int64_t k : ck)
