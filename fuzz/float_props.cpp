@@ -40,7 +40,11 @@ struct Program {
 
 Program program_of(const Instance& i) {
   Program p{parse_module(i.data.at("program").get<std::string>(), "program.mlir"), {}};
-  for (const auto& a : p.module.function().arguments) p.inputs.push_back(i.data.at("inputs").at(a.name).get<std::vector<float>>());
+  const float scale = i.data.value("scale", 1.0f);  // the overflow property's inputs are scaled up
+  for (const auto& a : p.module.function().arguments) {
+    p.inputs.push_back(i.data.at("inputs").at(a.name).get<std::vector<float>>());
+    for (float& x : p.inputs.back()) x *= scale;
+  }
   return p;
 }
 
@@ -87,6 +91,46 @@ Verdict any_order_within_bound(const Instance& i, bool moved) {
   return judge_all(ieee, bound_of(ieee, p), y, moved);
 }
 
+// The same programs with their inputs scaled by 16 to 1024, so that exps overflow and what
+// IEEE 754 makes of it follows (interp/bound/nonfinite.cpp): where the analysis says every
+// evaluation gives inf or NaN, every order's f32 value must be that one (judge_element). The
+// control puts 0.5 where the analysis says inf or NaN, and moves the others as above.
+rc::Gen<Instance> overflowing_program() {
+  return rc::gen::exec([] {
+    Instance i = *float_program();
+    i.data["scale"] = static_cast<float>(1 << *rc::gen::inRange(4, 11));
+    return i;
+  });
+}
+
+Verdict overflow_as_certain(const Instance& i, bool control) {
+  const Program p = program_of(i);
+  const BoundDomain ieee(float_profile("ieee"));
+  std::vector<BoundScalar> bound;
+  try {
+    bound = bound_of(ieee, p);
+  } catch (const DomainError& e) {  // scaled inputs may leave a log's or a divisor's domain
+    return Verdict::discard(e.what());
+  }
+  const SumOrderDomain f32(static_cast<SumOrder>(i.data.value("order", 0)), i.data.value("seed", 0u));
+  const auto out = std::get<Tensor<OrderedF32>>(run_on(f32, p)[0]).data;
+  std::vector<double> y;
+  for (const auto& s : out) y.push_back(f32.value(s));
+  if (control) {
+    bool certain = false;
+    for (std::size_t k = 0; k < y.size(); ++k) {
+      const BoundScalar s = ieee.closed(bound[k]);
+      const auto kind = ieee.kind(s);
+      if (kind == BoundDomain::Kind::PosInf || kind == BoundDomain::Kind::NegInf || kind == BoundDomain::Kind::NaN) {
+        y[k] = 0.5;
+        certain = true;
+      }
+    }
+    if (certain) return judge_all(ieee, bound, y, false);
+  }
+  return judge_all(ieee, bound, y, control);
+}
+
 // The kernels run on the GPU when there is one, else on their host path.
 cuda::Backend& kernels() {
   static std::unique_ptr<cuda::Backend> backend = [] {
@@ -114,6 +158,11 @@ std::vector<Property> float_properties() {
       {"domains.f32_any_order_within_bound",
        "f32 in any summation order (left, reversed, pairwise, shuffled) lies within the sound ieee-profile bound", "", float_program,
        [](const Instance& i) { return any_order_within_bound(i, false); }, [](const Instance& i) { return any_order_within_bound(i, true); }},
+      {"domains.f32_overflow_as_certain",
+       "with inputs scaled up until exps overflow, f32 in any order is the inf or NaN the analysis says every evaluation gives, "
+       "and within the bound elsewhere",
+       "", overflowing_program, [](const Instance& i) { return overflow_as_certain(i, false); },
+       [](const Instance& i) { return overflow_as_certain(i, true); }},
       {"cuda.kernels_within_bound", "the CUDA float32 kernels (on the GPU, or their host path) lie within the cuda-profile bound", "",
        float_program, [](const Instance& i) { return cuda_within_bound(i, false); }, [](const Instance& i) { return cuda_within_bound(i, true); }},
   };
