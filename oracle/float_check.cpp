@@ -272,9 +272,10 @@ ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, doub
   // tier past a sound infinity").
   const bool judged = std::isfinite(s.lo) && std::isfinite(s.hi) && (bound < kInf || !d.profile().reduced_operands());
   const double pbound = judged ? d.pbound(s) : kInf;
-  if (nonfinite(s) && d.kind(s) == BoundDomain::Kind::NaN) {  // NaN in every float evaluation
+  if (nonfinite(s)) {  // inf or NaN in every float evaluation: y must be that value
+    const BoundDomain::Kind k = d.kind(s);
     v.certain_nonfinite = true;
-    v.over = y == y;
+    v.over = k == BoundDomain::Kind::NaN ? y == y : k == BoundDomain::Kind::PosInf ? y != kInf : y != -kInf;
     v.ratio = v.pratio = v.error = v.over ? kInf : 0;
     return v;
   }

@@ -301,7 +301,10 @@ BoundScalar BoundDomain::from_double(double x) const {
 }
 
 std::string BoundDomain::to_string(const Scalar& a) const {
-  if (nonfinite(a) && kind(a) == Kind::NaN) return "NaN in every float evaluation";
+  if (nonfinite(a)) {
+    const Kind k = kind(a);
+    if (k != Kind::Unknown) return std::string(k == Kind::NaN ? "NaN" : k == Kind::PosInf ? "+inf" : "-inf") + " in every float evaluation";
+  }
   const Closed c = close(a);
   std::string s = "[" + show(c.x.lo) + ", " + show(c.x.hi) + "] +- " + show(c.err) + " (+- " + show(c.perr) + " statistically)";
   if (a.flags & kMayFlip) s += " (branch may flip)";
@@ -833,9 +836,11 @@ BoundScalar BoundDomain::accumulate(const Scalar& acc_in, const Scalar& x) const
 // --- comparisons that may flip ---------------------------------------------------------------
 
 std::uint8_t BoundDomain::compare_bits(CompareDirection d, const Scalar& a, const Scalar& b) const {
-  // A comparison with NaN is false in every evaluation, but NE, which is true (IEEE 754, 5.11).
-  if ((nonfinite(a) && kind(a) == Kind::NaN) || (nonfinite(b) && kind(b) == Kind::NaN))
-    return d == CompareDirection::NE ? kPredValue : 0;
+  // Certain infinities and NaN (nonfinite.cpp): decided in every evaluation, or as unknown values.
+  if (nonfinite(a) || nonfinite(b)) {
+    const int decided = nonfinite_compare(d, a, b);
+    if (decided >= 0) return decided ? kPredValue : 0;
+  }
   const Closed ca = close(a), cb = close(b);
   const Tri exact = tri_compare(d, ca.x, cb.x);
   const Tri floating = tri_compare(d, widened(ca), widened(cb));

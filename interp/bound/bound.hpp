@@ -130,13 +130,15 @@
 // and otherwise terms with finite bounds (no partial sum of which can overflow) or exps of bounded
 // operands that may overflow (finite and at least 0, or +inf: kNonNegativeFloat) is +inf; inf -
 // inf, 0 * inf and inf / inf are NaN; NaN in an arithmetic op, a max or a sum gives NaN, and a
-// comparison with NaN is false (true for NE). A certain infinity is stored as an exact one
-// (lo = hi = +-inf, err 0, as a literal -inf for max-pool padding); a certain NaN as an unknown
-// value marked kCertainNaN. The exact value of such an element is a real number the program's
-// float semantics cannot reach: the verdict is on the float value alone (an honest NaN output is
-// a PASS, a finite number there a FAIL). Results these rules cannot decide (inf * a value of
-// uncertain sign, inf - an unbounded value, a finite value / inf, which is a signed zero) are
-// unknown, as before. Code that does not look for them sees a certain NaN as unknown.
+// comparison with NaN is false (true for NE). A certain value is stored as an unknown one marked
+// kCertainNaN (flags) or kCertainPosInf / kCertainNegInf (the closed value's `terms`), so code
+// that does not look for them sees an unknown value. Its exact value is a real number the
+// program's float semantics cannot reach (an overflow-derived inf times 1e-30 is inf in float,
+// 3e8 exactly): the verdict is on the float value alone (an honest NaN output is a PASS, a finite
+// number there a FAIL), and an op whose float result is finite (exp(-inf), a finite value / inf,
+// tanh(inf)) is unknown, as before. An exact infinity (lo = hi = +-inf, err 0: a literal, max-pool
+// padding) is the extended real: ops on it alone keep their exact limits (exp(-inf) = 0 exactly);
+// with a certain value, the rules here apply to it as to the same certain infinity.
 #pragma once
 
 #include <algorithm>
@@ -187,6 +189,9 @@ enum BoundFlag : std::uint8_t {
 /// at least 0, or +inf, never NaN, and its sound bound is infinite: an exp of a bounded operand
 /// that may overflow. A sum that holds a certain +inf stays +inf with such terms.
 constexpr std::uint32_t kNonNegativeFloat = 0x80000000u;
+/// A closed value's `terms` when every float evaluation gives +inf, resp. -inf (its exact value a
+/// real number: the header's "certain non-finite values").
+constexpr std::uint32_t kCertainPosInf = 0x40000000u, kCertainNegInf = 0x20000000u;
 
 /// An open sum's running totals (kOpenSum): round-to-nearest sums of the terms' magnitudes
 /// (abssum, for the double rounding of the enclosure sums), of bounds f_i on |computed term|
@@ -223,7 +228,7 @@ struct BoundScalar {
   };
   float pdet = 0;
   float events = 0;         // statistical events (sums) this value depends on
-  std::uint32_t terms = 0;  // open sum: number of nonzero terms; a closed value: 0 or kNonNegativeFloat
+  std::uint32_t terms = 0;  // open sum: number of nonzero terms; a closed value: 0 or a marker (kNonNegativeFloat, ...)
   std::uint8_t flags = 0;
   /// kShared: the source its random part shares; an open sum: the last source it admitted.
   std::uint8_t source_bytes[3] = {0, 0, 0};
@@ -240,7 +245,7 @@ static_assert(sizeof(BoundScalar) == 64);
 /// a closed one that is, or an open sum that holds such a term. Cheap; BoundDomain::kind decides.
 inline bool nonfinite(const BoundScalar& a) {
   if (a.flags & kOpenSum) return a.flags & kSumCertain;
-  return (a.flags & kCertainNaN) == kCertainNaN || (a.lo == a.hi && std::isinf(a.lo));
+  return (a.flags & kCertainNaN) == kCertainNaN || a.terms == kCertainPosInf || a.terms == kCertainNegInf;
 }
 
 /// broadcast_in_dim's hook: the element, operand element `index`, is one of several copies of
@@ -466,6 +471,9 @@ class BoundDomain {
   /// 2^-126 in magnitude (so no flush makes it 0); 0: it is exactly 0; 2: unknown.
   int certain_sign(const Scalar& a) const;
   Kind product_kind(const Scalar& a, const Scalar& b) const;
+  /// A float comparison where a or b is nonfinite(): 1 or 0 when every evaluation decides it so
+  /// (NaN: false but NE; an infinity against a finite value or another infinity), else -1.
+  int nonfinite_compare(CompareDirection d, const Scalar& a, const Scalar& b) const;
   /// A sum's kind from its terms' bits (kSumPosInf, ...), its unbounded flag and finite part.
   Kind sum_kind(const Scalar& a) const;
   /// Counts a term of kind k into the open sum acc (Finite: nothing).

@@ -28,20 +28,17 @@ constexpr double kSmallestNormal = 0x1p-126;
 BoundDomain::Kind BoundDomain::kind(const Scalar& a) const {
   if (a.flags & kOpenSum) return sum_kind(a);
   if ((a.flags & kCertainNaN) == kCertainNaN) return Kind::NaN;
-  if (a.lo == a.hi && std::isinf(a.lo)) return a.lo > 0 ? Kind::PosInf : Kind::NegInf;
+  if (a.terms == kCertainPosInf) return Kind::PosInf;
+  if (a.terms == kCertainNegInf) return Kind::NegInf;
+  if (a.lo == a.hi && std::isinf(a.lo) && a.err == 0) return a.lo > 0 ? Kind::PosInf : Kind::NegInf;  // an exact infinity
   return a.err < kInf && std::isfinite(a.lo) && std::isfinite(a.hi) ? Kind::Finite : Kind::Unknown;
 }
 
 BoundScalar BoundDomain::certain(Kind k, std::uint8_t flags) const {
   const auto carried = static_cast<std::uint8_t>(flags & kMayFlip);
-  if (infinite(k)) {
-    Scalar s;  // an exact infinity: err 0, as a literal one
-    s.lo = s.hi = sign_of(k) * kInf;
-    s.flags = carried;
-    return s;
-  }
   Scalar s = unknown(carried);
   if (k == Kind::NaN) s.flags |= kCertainNaN;  // the stat bytes stay 0: no gap, no cap
+  if (infinite(k)) s.terms = k == Kind::PosInf ? kCertainPosInf : kCertainNegInf;
   return s;
 }
 
@@ -113,6 +110,23 @@ BoundDomain::Kind BoundDomain::product_kind(const Scalar& a, const Scalar& b) co
   if (sa == 0 || sb == 0) return Kind::NaN;
   if (sa == 2 || sb == 2) return Kind::Unknown;
   return inf_of_sign(sa * sb);
+}
+
+int BoundDomain::nonfinite_compare(CompareDirection d, const Scalar& a, const Scalar& b) const {
+  const Kind ka = kind(a), kb = kind(b);
+  if (ka == Kind::NaN || kb == Kind::NaN) return d == CompareDirection::NE ? 1 : 0;  // IEEE 754, 5.11
+  if (ka == Kind::Unknown || kb == Kind::Unknown || (ka == Kind::Finite && kb == Kind::Finite)) return -1;
+  // An infinity against a finite value (any: 0 stands for it) or another infinity.
+  const double x = infinite(ka) ? sign_of(ka) * kInf : 0, y = infinite(kb) ? sign_of(kb) * kInf : 0;
+  switch (d) {
+    case CompareDirection::EQ: return x == y;
+    case CompareDirection::NE: return x != y;
+    case CompareDirection::LT: return x < y;
+    case CompareDirection::LE: return x <= y;
+    case CompareDirection::GT: return x > y;
+    case CompareDirection::GE: return x >= y;
+  }
+  return -1;
 }
 
 BoundDomain::Kind BoundDomain::sum_kind(const Scalar& a) const {
