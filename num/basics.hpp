@@ -20,6 +20,19 @@ class DomainError : public std::runtime_error {
 /// The six comparison directions of stablehlo.compare.
 enum class CompareDirection { EQ, NE, LT, LE, GT, GE };
 const char* to_string(CompareDirection d);
+/// a d b on values of one ordered type (doubles, total-order keys).
+template <class K>
+bool holds(CompareDirection dir, K a, K b) {
+  switch (dir) {
+    case CompareDirection::EQ: return a == b;
+    case CompareDirection::NE: return a != b;
+    case CompareDirection::LT: return a < b;
+    case CompareDirection::LE: return a <= b;
+    case CompareDirection::GT: return a > b;
+    case CompareDirection::GE: return a >= b;
+  }
+  return false;
+}
 /// Parses "EQ", "NE", ...; throws DomainError otherwise.
 CompareDirection parse_compare_direction(std::string_view s);
 

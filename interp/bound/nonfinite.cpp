@@ -118,15 +118,7 @@ int BoundDomain::nonfinite_compare(CompareDirection d, const Scalar& a, const Sc
   if (ka == Kind::Unknown || kb == Kind::Unknown || (ka == Kind::Finite && kb == Kind::Finite)) return -1;
   // An infinity against a finite value (any: 0 stands for it) or another infinity.
   const double x = infinite(ka) ? sign_of(ka) * kInf : 0, y = infinite(kb) ? sign_of(kb) * kInf : 0;
-  switch (d) {
-    case CompareDirection::EQ: return x == y;
-    case CompareDirection::NE: return x != y;
-    case CompareDirection::LT: return x < y;
-    case CompareDirection::LE: return x <= y;
-    case CompareDirection::GT: return x > y;
-    case CompareDirection::GE: return x >= y;
-  }
-  return -1;
+  return holds(d, x, y) ? 1 : 0;
 }
 
 BoundDomain::Kind BoundDomain::sum_kind(const Scalar& a) const {

@@ -33,19 +33,6 @@ auto total_order_key(F x) {
   return i < 0 ? static_cast<I>(i ^ std::numeric_limits<I>::max()) : i;
 }
 
-template <class K>
-bool holds(CompareDirection dir, K a, K b) {
-  switch (dir) {
-    case CompareDirection::EQ: return a == b;
-    case CompareDirection::NE: return a != b;
-    case CompareDirection::LT: return a < b;
-    case CompareDirection::LE: return a <= b;
-    case CompareDirection::GT: return a > b;
-    case CompareDirection::GE: return a >= b;
-  }
-  return false;
-}
-
 }  // namespace detail
 
 template <class D>
@@ -56,7 +43,7 @@ PredTensor compare_total_order(const D& d, CompareDirection dir, const T<D>& lhs
   } else if constexpr (std::is_floating_point_v<S>) {
     PredTensor out(lhs.shape, Pred{0});
     for (std::int64_t i = 0; i < lhs.size(); ++i)
-      out[i] = detail::holds(dir, detail::total_order_key(lhs[i]), detail::total_order_key(rhs[i])) ? 1 : 0;
+      out[i] = holds(dir, detail::total_order_key(lhs[i]), detail::total_order_key(rhs[i])) ? 1 : 0;
     return out;
   } else if constexpr (std::is_same_v<S, BigFloat>) {
     PredTensor out(lhs.shape, Pred{0});
@@ -67,7 +54,7 @@ PredTensor compare_total_order(const D& d, CompareDirection dir, const T<D>& lhs
       // Order by value, then -0 < +0 (the only equal values that totalOrder separates).
       const int by_value = mpfr_cmp(a, b);
       const int by_sign = mpfr_zero_p(a) && mpfr_zero_p(b) ? (mpfr_signbit(b) != 0) - (mpfr_signbit(a) != 0) : 0;
-      out[i] = detail::holds(dir, by_value != 0 ? by_value : by_sign, 0) ? 1 : 0;
+      out[i] = holds(dir, by_value != 0 ? by_value : by_sign, 0) ? 1 : 0;
     });
     return out;
   } else {
