@@ -105,7 +105,10 @@ std::vector<std::string> explanations(const CheckReport& r) {
     if (o.certain_nonfinite)
       lines.push_back(who + ": " + std::to_string(o.certain_nonfinite) +
                       " element(s) that every float evaluation makes infinite or NaN (an overflow no evaluation avoids, or "
-                      "what follows from one), judged as such");
+                      "what follows from one), judged as such" +
+                      (o.probable_nonfinite ? " (" + std::to_string(o.probable_nonfinite) +
+                                                  " of them but for an improbable event: decided by the statistical tier)"
+                                            : std::string()));
     if (o.unbounded)
       lines.push_back(who + ": " + std::to_string(o.unbounded) + " element(s) with both bounds infinite, NO VERDICT; first at " +
                       index_string(o.shape, o.first_unbounded_flat) + ": exact " +
@@ -212,6 +215,7 @@ std::string format_json(const CheckReport& r) {
     e["unbounded"] = o.unbounded;
     e["statistical_only"] = o.statistical_only;
     e["certain_nonfinite"] = o.certain_nonfinite;
+    e["probable_nonfinite"] = o.probable_nonfinite;
     if (o.unbounded)
       e["first_unbounded"] = {{"index", unravel(o.shape, o.first_unbounded_flat)}, {"exact", num(o.unbounded_exact)},
                               {"float", num(o.unbounded_float)}};

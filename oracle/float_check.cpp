@@ -173,11 +173,13 @@ std::vector<OutputCheck> judge_outputs(const Module& m, const BoundDomain& d, co
           ++o.improbable;
           // An element downstream of a comparison the statistical tier decided also relies on
           // the comparison's operands: count it at the whole check's risk.
-          const double risk = s.flags & kMayFlip ? whole_risk : std::min(whole_risk, (s.events + 1) * d.event_risk());
+          const double risk =
+              s.flags & kMayFlip || v.certain_nonfinite ? whole_risk : std::min(whole_risk, (s.events + 1) * d.event_risk());
           o.improbable_probability = std::min(o.improbable_probability, risk);
         }
         o.statistical_only += v.statistical_only;
         o.certain_nonfinite += v.certain_nonfinite;
+        o.probable_nonfinite += v.certain_nonfinite && d.probable(s);
         if (v.unbounded) {
           ++o.unbounded;
           if (o.first_unbounded_flat < 0) {
@@ -275,8 +277,11 @@ ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, doub
   if (nonfinite(s)) {  // inf or NaN in every float evaluation: y must be that value
     const BoundDomain::Kind k = d.kind(s);
     v.certain_nonfinite = true;
-    v.over = k == BoundDomain::Kind::NaN ? y == y : k == BoundDomain::Kind::PosInf ? y != kInf : y != -kInf;
-    v.ratio = v.pratio = v.error = v.over ? kInf : 0;
+    const bool differs = k == BoundDomain::Kind::NaN ? y == y : k == BoundDomain::Kind::PosInf ? y != kInf : y != -kInf;
+    // Where the statistical tier decided it, a different float value is improbable, not impossible.
+    (d.probable(s) ? v.improbable : v.over) = differs;
+    v.ratio = v.over ? kInf : 0;
+    v.pratio = v.error = differs ? kInf : 0;
     return v;
   }
   const double mid = d.to_double(s);

@@ -40,7 +40,8 @@ struct ElementVerdict {
   /// on the statistical tier alone (never under tf32 or bf16: judge_element says why).
   bool statistical_only = false;
   /// Every float evaluation gives an infinity or NaN here (interp/bound/bound.hpp, "certain
-  /// non-finite values"): y must be that value.
+  /// non-finite values"; or every one but for an improbable event, "probable non-finite values":
+  /// then a different y is improbable, not over): y must be that value.
   bool certain_nonfinite = false;
   Verdict verdict() const;
 };
@@ -66,6 +67,7 @@ struct OutputCheck {
   std::int64_t over = 0, improbable = 0, flips = 0, unbounded = 0, nonfinite = 0;
   std::int64_t statistical_only = 0;  // elements judged by the statistical tier alone (ElementVerdict)
   std::int64_t certain_nonfinite = 0;  // elements that are inf or NaN in every float evaluation (ElementVerdict)
+  std::int64_t probable_nonfinite = 0;  // of those, the ones decided by the statistical tier (but for an improbable event)
   /// IMPROBABLE: the probability that rounding alone put every improbable element where it is
   /// (each needs its own bound to have failed: the smallest of their failure probabilities).
   double improbable_probability = 1;

@@ -137,7 +137,12 @@ TEST_CASE("nonfinite: sums and products count certain terms, and a finite part t
   CHECK(sum({maybe_wide, inf, one}) == Kind::PosInf);
   CHECK(sum({maybe, one}) == Kind::Unknown);
   CHECK(sum({maybe, minus_inf}) == Kind::Unknown);
-  CHECK(sum({inf, d.neg(maybe)}) == Kind::Unknown);
+  // Its negation may be -inf soundly; statistically it is finite, so with a certain +inf the sum
+  // is +inf but for an improbable event.
+  BoundScalar negated = d.accumulate(d.accumulate(d.from_double(0), inf), d.neg(maybe));
+  CHECK(d.kind(d.closed(negated)) == Kind::PosInf);
+  CHECK(d.probable(d.closed(negated)));
+  CHECK(sum({inf, d.neg(maybe_wide)}) == Kind::Unknown);  // control: unbounded in both tiers
   // Without a certain term the sum of such values keeps its statistical bound (judged by that
   // tier alone), and one with an infinite statistical bound makes the sum's infinite.
   BoundScalar kept = d.accumulate(d.accumulate(d.from_double(0), maybe), one);
@@ -261,4 +266,68 @@ TEST_CASE("nonfinite: mlp_train_step on inputs between -1 and 1 is NaN in every 
   const CheckReport c = check(m, in, changed);
   CHECK(c.verdict() == Verdict::Fail);
   CHECK(c.outputs[0].over == 1);
+}
+
+TEST_CASE("nonfinite: the statistical tier decides an overflow the sound one cannot, and a different value there is improbable", "[bound][stat]") {
+  const BoundDomain d(float_profile("ieee"));
+  const BoundScalar one = d.from_double(1), two = d.from_double(2), sound_inf = d.exp(d.from_double(100));
+  // Sound: the operand may be 88 (below ln(FLT_MAX)); statistically it is 89 within 1e-3.
+  const BoundScalar bounded = closed_scalar(89, 1.0, 1e-3f, 0);
+  const BoundScalar e = d.exp(bounded);
+  CHECK(d.kind(e) == Kind::PosInf);
+  CHECK(d.probable(e));
+  CHECK(d.to_string(e) == "+inf in every float evaluation but for an improbable event");
+  CHECK_FALSE(d.probable(sound_inf));
+  // Controls: not under tf32 (shared conversion errors), and not where the statistical bound also
+  // reaches below the threshold.
+  CHECK(d.kind(BoundDomain(float_profile("tf32")).exp(bounded)) == Kind::Unknown);
+  CHECK(d.kind(d.exp(closed_scalar(89, 1.0, 0.5f, 0))) == Kind::Unknown);
+  auto sum = [&](std::initializer_list<BoundScalar> terms, bool& probable) {
+    BoundScalar acc = d.from_double(0);
+    for (const auto& t : terms) acc = d.accumulate(acc, t);
+    const BoundScalar c = d.closed(acc);
+    probable = d.probable(c);
+    return d.kind(c);
+  };
+  bool p = false;
+  CHECK(sum({one, e}, p) == Kind::PosInf);
+  CHECK(p);
+  // Of a bounded operand that exp is soundly finite and at least 0, or +inf: with a sound +inf the
+  // sum is +inf soundly.
+  CHECK(sum({sound_inf, e, one}, p) == Kind::PosInf);
+  CHECK_FALSE(p);
+  // Of an operand without a sound bound it may be anything (NaN) in the improbable event.
+  const BoundScalar e_unbounded = d.exp(closed_scalar(89, kInf, 1e-3f, 0));
+  CHECK(d.probable(e_unbounded));
+  CHECK(sum({sound_inf, e_unbounded}, p) == Kind::PosInf);
+  CHECK(p);
+  CHECK(d.kind(d.sub(e, sound_inf)) == Kind::NaN);
+  CHECK(d.probable(d.sub(e, sound_inf)));
+  CHECK_FALSE(d.probable(d.sub(sound_inf, sound_inf)));
+  // A comparison with it is decided as the statistical tier's; a select on such a comparison
+  // takes its branch: a certain one but for an improbable event, or a finite one with an
+  // infinite sound bound and its statistical bound.
+  const std::uint8_t gt = d.compare_bits(CompareDirection::GT, e, two);
+  CHECK(gt == (kPredValue | kPredFloatMayFlip | kPredStatDecided));
+  const BoundScalar nan = d.sub(sound_inf, sound_inf);
+  const std::uint8_t decided = kPredFloatMayFlip | kPredStatDecided;
+  CHECK(d.kind(d.select_widened(decided | kPredValue, nan, two)) == Kind::NaN);
+  CHECK(d.probable(d.select_widened(decided | kPredValue, nan, two)));
+  const BoundScalar chosen = d.select_widened(decided, nan, two);
+  CHECK(d.bound(chosen) == kInf);
+  CHECK(d.pbound(chosen) < 1e-6);
+  CHECK(d.enclosure(chosen).lo == 2);
+  CHECK(d.kind(d.select_widened(kPredFloatMayFlip, nan, two)) == Kind::Unknown);  // control: not decided
+  // A product the rules cannot decide leaves its sum unbounded in both tiers (not judged by the
+  // statistical tier alone).
+  BoundScalar acc = d.from_double(0);
+  d.mac(acc, one, one);
+  d.mac(acc, sound_inf, closed_scalar(0.5, 1, 1, 0));
+  CHECK(d.kind(d.closed(acc)) == Kind::Unknown);
+  CHECK(d.pbound(d.closed(acc)) == kInf);
+  // The verdicts: the honest +inf passes; a finite number is IMPROBABLE, where for a sound +inf it
+  // is a FAIL.
+  CHECK(judge_element(d, e, kInf).verdict() == Verdict::Pass);
+  CHECK(judge_element(d, e, 1.0).verdict() == Verdict::Improbable);
+  CHECK(judge_element(d, sound_inf, 1.0).verdict() == Verdict::Fail);
 }

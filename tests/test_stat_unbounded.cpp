@@ -137,14 +137,26 @@ TEST_CASE("stat tier past a sound infinity: exp of dot products near the overflo
   CHECK(off.outputs[0].improbable == 8);
   CHECK(off.outputs[1].improbable == 1);
   CHECK(off.outputs[0].over == 0);
-  // Control: exact dots beyond the threshold overflow in every tier (and the honest float is
-  // inf): no verdict, as before.
+  // Exact dots beyond the threshold by more than their statistical bound (0.017 against 0.003),
+  // not their sound one (0.022): +inf in every evaluation but for an improbable event (and the
+  // honest float is inf), and so is p = inf * 1e-30 and their sum. Before that rule: no verdict.
   const ExpOfDots beyond = exp_of_dots(88.74);
   for (float v : beyond.p) REQUIRE(std::isinf(v));
   const CheckReport none = check(m, beyond.inputs, {f32_array({8}, beyond.p), f32_array({}, {beyond.s})});
-  CHECK(none.verdict() == Verdict::NoVerdict);
-  CHECK(none.outputs[0].unbounded == 8);
+  INFO(format_table(none));
+  CHECK(none.verdict() == Verdict::Pass);
+  CHECK(none.outputs[0].unbounded == 0);
+  CHECK(none.outputs[0].certain_nonfinite == 8);
+  CHECK(none.outputs[0].probable_nonfinite == 8);
   CHECK(none.outputs[0].statistical_only == 0);
+  CHECK(format_table(none).find("8 of them but for an improbable event") != std::string::npos);
+  // A finite number there is IMPROBABLE, not FAIL: no sound bound says the exp overflows.
+  std::vector<float> finite_p = beyond.p;
+  finite_p[0] = 0.125f;
+  const CheckReport finite = check(m, beyond.inputs, {f32_array({8}, finite_p), f32_array({}, {beyond.s})});
+  CHECK(finite.verdict() == Verdict::Improbable);
+  CHECK(finite.outputs[0].improbable == 1);
+  CHECK(finite.outputs[0].over == 0);
   // Control: well below the threshold both bounds are finite, no element judged statistically alone.
   const ExpOfDots below = exp_of_dots(80.0);
   const CheckReport bounded = check(m, below.inputs, {f32_array({8}, below.p), f32_array({}, {below.s})});

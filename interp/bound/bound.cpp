@@ -303,7 +303,9 @@ BoundScalar BoundDomain::from_double(double x) const {
 std::string BoundDomain::to_string(const Scalar& a) const {
   if (nonfinite(a)) {
     const Kind k = kind(a);
-    if (k != Kind::Unknown) return std::string(k == Kind::NaN ? "NaN" : k == Kind::PosInf ? "+inf" : "-inf") + " in every float evaluation";
+    if (k != Kind::Unknown)
+      return std::string(k == Kind::NaN ? "NaN" : k == Kind::PosInf ? "+inf" : "-inf") + " in every float evaluation" +
+             (probable(a) ? " but for an improbable event" : "");
   }
   const Closed c = close(a);
   std::string s = "[" + show(c.x.lo) + ", " + show(c.x.hi) + "] +- " + show(c.err) + " (+- " + show(c.perr) + " statistically)";
@@ -517,9 +519,18 @@ BoundScalar BoundDomain::exp(const Scalar& a) const {
   const Closed c = operand(a, source);
   // Every float operand beyond ln(FLT_MAX) = 88.72283905..., by more than the allowance (k ulps
   // of e^x, i.e. about k 2^-23 in x, and a margin): the float result is +inf in every evaluation.
-  if (c.err < kInf && widened(c).lo > 88.72284 + (profile_.exp + 1) * 0x1p-22) {
+  const double threshold = 88.72284 + (profile_.exp + 1) * 0x1p-22;
+  if (c.err < kInf && widened(c).lo > threshold) {
     note_unbounded();
-    return certain(Kind::PosInf, a.flags);
+    return certain(Kind::PosInf, a.flags, false);
+  }
+  // The same on the statistically widened operand: +inf but for an improbable event.
+  // (Of a bounded operand it stays soundly finite and at least 0, or +inf.)
+  if (decides_probable() && c.perr < kInf && pwidened(c).lo > threshold) {
+    note_unbounded();
+    Scalar s = certain(Kind::PosInf, a.flags, true);
+    if (c.err < kInf) s.terms = kProbablePosInfNonNegative;
+    return s;
   }
   const Iv rp = iv_exp(pwidened(c));
   const Scalar s = result(iv_exp(c.x), iv_exp(widened(c)), rp, profile_.exp, a.flags, c.events);
@@ -628,7 +639,7 @@ BoundDomain::Closed BoundDomain::close_sum(const Scalar& a) const {
   // The running sums were rounded to nearest: at most 2 roundings per term (a product and an
   // addition) of relative size 2^-53, so c = (2n + 4) 2^-53 covers them; pdet and events
   // were summed in float: 2n + 2 roundings of 2^-24 at most.
-  if (a.flags & kSumCertain) {  // a certain infinity or NaN among the terms: BoundDomain::kind says which
+  if ((a.flags & kSumCertain) || (a.terms & kSumProbable)) {  // a certain infinity or NaN among the terms: BoundDomain::kind says which
     return {{-kInf, kInf}, kInf, kInf, 0, kInf, a.events};
   }
   const double n = static_cast<double>(a.terms);
@@ -706,7 +717,11 @@ BoundScalar BoundDomain::from_closed(const Closed& c, std::uint8_t flags, std::u
 
 BoundScalar BoundDomain::closed(const Scalar& a) const {
   if (!(a.flags & kOpenSum)) return a;
-  if (a.flags & kSumCertain) return certain(sum_kind(a), a.flags);
+  if (nonfinite(a)) {
+    bool probable = false;
+    const Kind k = sum_kind(a, probable);
+    return certain(k, a.flags, probable);
+  }
   // A shared open sum stays shared (its copies still share one error), and one that admitted
   // shared terms becomes shared with an unknown source: its sigma as computed.
   const std::int64_t source = source_of(a);
@@ -801,8 +816,12 @@ void BoundDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C,
 
 BoundScalar BoundDomain::accumulate(const Scalar& acc_in, const Scalar& x) const {
   Scalar acc = as_open_sum(acc_in);
+  if (!(x.flags & kOpenSum) && x.terms == kProbablePosInfNonNegative) {
+    add_probable_overflow(acc, x);
+    return acc;
+  }
   if (nonfinite(x)) {
-    add_nonfinite_term(acc, kind(x));
+    add_nonfinite_term(acc, kind(x), probable(x));
     return acc;
   }
   if (!(x.flags & kOpenSum) && x.terms == kNonNegativeFloat && !(x.err < kInf)) {
@@ -839,7 +858,10 @@ std::uint8_t BoundDomain::compare_bits(CompareDirection d, const Scalar& a, cons
   // Certain infinities and NaN (nonfinite.cpp): decided in every evaluation, or as unknown values.
   if (nonfinite(a) || nonfinite(b)) {
     const int decided = nonfinite_compare(d, a, b);
-    if (decided >= 0) return decided ? kPredValue : 0;
+    // Decided with a value that is certain only but for an improbable event: the float
+    // comparison may differ, improbably (a select on it keeps both branches' sound bounds).
+    const std::uint8_t probably = probable(a) || probable(b) ? kPredFloatMayFlip | kPredStatDecided : 0;
+    if (decided >= 0) return static_cast<std::uint8_t>((decided ? kPredValue : 0) | probably);
   }
   const Closed ca = close(a), cb = close(b);
   const Tri exact = tri_compare(d, ca.x, cb.x);
@@ -879,7 +901,19 @@ BoundScalar BoundDomain::select_widened(std::uint8_t pred, const Scalar& on_true
   if (nonfinite(on_true) || nonfinite(on_false)) {  // either branch: the same certain value, or unknown
     const Kind kt = kind(on_true);
     const bool same = kt != Kind::Finite && kt != Kind::Unknown && kt == kind(on_false);
-    return same ? certain(kt, kMayFlip) : unknown(on_true.flags | on_false.flags | kMayFlip);
+    if (same) return certain(kt, kMayFlip, probable(on_true) || probable(on_false));
+    // A comparison the statistical tier decides (the header's "probable non-finite values"): its
+    // branch, but for an improbable event; a finite one keeps its statistical parts, and the sound
+    // tier, for which the other branch stays possible, has no bound.
+    if (decides_probable() && (pred & kPredStatDecided) && !(pred & kPredExactUndecided)) {
+      const Scalar& chosen = value ? on_true : on_false;
+      if (nonfinite(chosen)) return certain(kind(chosen), kMayFlip, true);
+      note_unbounded();
+      const Closed c = close(chosen);
+      if (!(c.perr < kInf)) return unknown(chosen.flags | kMayFlip);
+      return from_closed(closed_value(c.x, kInf, c.pdet, c.sigma, c.events, c.perr), kMayFlip);
+    }
+    return unknown(on_true.flags | on_false.flags | kMayFlip);
   }
   const auto [t, f, source] = operands(on_true, on_false);
   const Closed& chosen = value ? t : f;

@@ -139,6 +139,18 @@
 // tanh(inf)) is unknown, as before. An exact infinity (lo = hi = +-inf, err 0: a literal, max-pool
 // padding) is the extended real: ops on it alone keep their exact limits (exp(-inf) = 0 exactly);
 // with a certain value, the rules here apply to it as to the same certain infinity.
+//
+// Probable non-finite values: the same rules decided by the statistical tier where the sound one
+// cannot (ieee and cuda profiles only, as judge_element's statistical-only verdicts): an exp whose
+// operand widened by its statistical bound lies beyond the threshold, a comparison the
+// statistical tier decides choosing a select's certain branch (or its finite one, then with an
+// infinite sound bound), a sign or a sum's other terms bounded statistically. Such a value is
+// +inf, -inf or NaN in every float evaluation but for an improbable event (each decision uses
+// one statistical bound, an event of the check's count). The value says so (kProbableMark in a
+// closed value's `terms`, kSumProbable in an open sum's), and so does every value that follows
+// from it: the check calls a different float value there IMPROBABLE, not FAIL. A comparison
+// with such a value is decided the same way (kPredStatDecided: a select on it has the sound bound
+// of both branches).
 #pragma once
 
 #include <algorithm>
@@ -192,6 +204,18 @@ constexpr std::uint32_t kNonNegativeFloat = 0x80000000u;
 /// A closed value's `terms` when every float evaluation gives +inf, resp. -inf (its exact value a
 /// real number: the header's "certain non-finite values").
 constexpr std::uint32_t kCertainPosInf = 0x40000000u, kCertainNegInf = 0x20000000u;
+/// With a certain value's marker (and alone for a NaN): decided by the statistical tier, so only
+/// but for an improbable event (the header's "probable non-finite values").
+constexpr std::uint32_t kProbableMark = 0x10000000u;
+/// A closed value's `terms` for an exp of a bounded operand that overflows in every evaluation
+/// but for an improbable event: soundly kNonNegativeFloat (finite and at least 0, or +inf),
+/// statistically +inf.
+constexpr std::uint32_t kProbablePosInfNonNegative = kNonNegativeFloat | kProbableMark;
+/// In an open sum's `terms`, beside the count (far below them): a term that is +inf, resp. -inf,
+/// but for an improbable event (a NaN one sets both). Its sound view: kUnbounded, or
+/// kSumNonNegative for a kProbablePosInfNonNegative term.
+constexpr std::uint32_t kSumProbablePosInf = 0x10000000u, kSumProbableNegInf = 0x08000000u,
+                        kSumProbable = kSumProbablePosInf | kSumProbableNegInf;
 
 /// An open sum's running totals (kOpenSum): round-to-nearest sums of the terms' magnitudes
 /// (abssum, for the double rounding of the enclosure sums), of bounds f_i on |computed term|
@@ -241,11 +265,15 @@ struct BoundScalar {
 };
 static_assert(sizeof(BoundScalar) == 64);
 
+/// A closed value's marker (`terms`) without the probable bit.
+inline std::uint32_t marker(const BoundScalar& a) { return a.terms & ~kProbableMark; }
+
 /// Whether a value may be a certain infinity or NaN (the header's "certain non-finite values"):
 /// a closed one that is, or an open sum that holds such a term. Cheap; BoundDomain::kind decides.
 inline bool nonfinite(const BoundScalar& a) {
-  if (a.flags & kOpenSum) return a.flags & kSumCertain;
-  return (a.flags & kCertainNaN) == kCertainNaN || a.terms == kCertainPosInf || a.terms == kCertainNegInf;
+  if (a.flags & kOpenSum) return (a.flags & kSumCertain) || (a.terms & kSumProbable);
+  return (a.flags & kCertainNaN) == kCertainNaN || marker(a) == kCertainPosInf || marker(a) == kCertainNegInf ||
+         a.terms == kProbablePosInfNonNegative;
 }
 
 /// broadcast_in_dim's hook: the element, operand element `index`, is one of several copies of
@@ -291,6 +319,9 @@ class BoundDomain {
   /// the instructions go by names the first op where the bound became infinite.
   bool made_unbounded() const { return unbounded_made_->load(std::memory_order_relaxed); }
   void reset_made_unbounded() const { unbounded_made_->store(false, std::memory_order_relaxed); }
+  /// Whether a nonfinite() value is so only but for an improbable event (the header's "probable
+  /// non-finite values"): decided by the statistical tier, or following from such a value.
+  bool probable(const Scalar& a) const;
 
   // Constants and inputs: the exact value, and the error of storing it in float32.
   Scalar from_rational(const Rational& q) const;
@@ -459,28 +490,36 @@ class BoundDomain {
   /// A closed scalar from closed parts, with `flags` (but kOpenSum) and, when shared, `source`.
   Scalar from_closed(const Closed& c, std::uint8_t flags, std::uint32_t source = 0) const;
   void note_unbounded() const { unbounded_made_->store(true, std::memory_order_relaxed); }
+  /// Whether the statistical tier may decide non-finite values (not under tf32 or bf16, whose
+  /// shared conversion errors the model takes as independent: judge_element).
+  bool decides_probable() const { return !profile_.reduced_operands(); }
   // Certain non-finite values (interp/bound/nonfinite.cpp; the header's last paragraph).
   enum class Binary : std::uint8_t { Add, Sub, Mul, Div, Max };
   enum class Unary : std::uint8_t { Neg, Abs, Exp, Log, Sqrt, Rsqrt, Other };
   /// A value of that kind (Finite excepted), keeping kMayFlip of `flags`.
-  Scalar certain(Kind k, std::uint8_t flags) const;
+  Scalar certain(Kind k, std::uint8_t flags, bool probable) const;
   /// a op b where a or b is nonfinite(): IEEE 754 on the certain values, else unknown.
   Scalar nonfinite_binary(Binary op, const Scalar& a, const Scalar& b) const;
   Scalar nonfinite_unary(Unary op, const Scalar& a) const;
   /// +1 or -1: every float evaluation of a finite-bounded value has that sign and is at least
-  /// 2^-126 in magnitude (so no flush makes it 0); 0: it is exactly 0; 2: unknown.
-  int certain_sign(const Scalar& a) const;
-  Kind product_kind(const Scalar& a, const Scalar& b) const;
+  /// 2^-126 in magnitude (so no flush makes it 0), or every one but for an improbable event (the
+  /// statistical bound: noted); 0: it is exactly 0; 2: unknown.
+  int certain_sign(const Scalar& a, bool& probable) const;
+  /// The kind of a * b (a or b nonfinite()); `probable` set when it rests on the statistical tier.
+  Kind product_kind(const Scalar& a, const Scalar& b, bool& probable) const;
   /// A float comparison where a or b is nonfinite(): 1 or 0 when every evaluation decides it so
   /// (NaN: false but NE; an infinity against a finite value or another infinity), else -1.
   int nonfinite_compare(CompareDirection d, const Scalar& a, const Scalar& b) const;
   /// A sum's kind from its terms' bits (kSumPosInf, ...), its unbounded flag and finite part.
-  Kind sum_kind(const Scalar& a) const;
+  Kind sum_kind(const Scalar& a, bool& probable) const;
   /// Counts a term of kind k into the open sum acc (Finite: nothing).
-  void add_nonfinite_term(Scalar& acc, Kind k) const;
+  void add_nonfinite_term(Scalar& acc, Kind k, bool probable) const;
   /// Adds x, an unbounded value marked kNonNegativeFloat, to the open sum acc: its exact and
   /// statistical parts as any term's, its sound error left out (kSumNonNegative instead).
   void add_nonnegative_term(Scalar& acc, const Scalar& x) const;
+  /// Adds x, a kProbablePosInfNonNegative value, to the open sum acc: soundly a nonnegative term
+  /// (kSumNonNegative), statistically +inf (kSumProbablePosInf).
+  void add_probable_overflow(Scalar& acc, const Scalar& x) const;
   /// A closed nonfinite() value as an accumulator: an open sum of no terms but its bit.
   Scalar opened_nonfinite(const Scalar& acc) const;
   /// The products of matmul_accumulate whose operand A[m][k] or B[k][n] is nonfinite() (those
@@ -613,7 +652,9 @@ inline void BoundDomain::add_product(Scalar& s, const ProductOperand& a, const P
 inline void BoundDomain::mac(Scalar& acc, const Scalar& a, const Scalar& b) const {
   acc = as_open_sum(acc);
   if (nonfinite(a) || nonfinite(b)) {
-    add_nonfinite_term(acc, product_kind(a, b));
+    bool probable = false;
+    const Kind k = product_kind(a, b, probable);
+    add_nonfinite_term(acc, k, probable);
     return;
   }
   acc.flags |= (a.flags | b.flags) & (kMayFlip | kUnbounded);
