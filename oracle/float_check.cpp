@@ -285,7 +285,7 @@ ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, doub
     return v;
   }
   const double mid = d.to_double(s);
-  if (std::isinf(s.lo) && s.lo == s.hi) {  // an exact infinity: that infinity in every float evaluation
+  if (std::isinf(s.lo) && s.lo == s.hi && bound == 0) {  // an exact infinity: that infinity in every float evaluation
     v.certain_nonfinite = true;
     v.over = y != s.lo;
     v.ratio = v.pratio = v.over ? kInf : 0;

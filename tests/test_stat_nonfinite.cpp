@@ -10,6 +10,7 @@
 #include <string>
 
 #include "ast/mlir_parse.hpp"
+#include "interp/bound/normalizing.hpp"
 #include "oracle/float_check.hpp"
 #include "tests/stat_support.hpp"
 #include "tests/support.hpp"
@@ -111,6 +112,14 @@ TEST_CASE("nonfinite: an exact infinity (a literal) keeps its exact limits, and 
   CHECK(d.kind(d.add(certain_inf, minus_inf)) == Kind::NaN);
   CHECK(d.kind(d.add(certain_inf, plus_inf)) == Kind::PosInf);
   CHECK(d.kind(d.max(d.sub(certain_inf, certain_inf), minus_inf)) == Kind::NaN);
+  // -inf - -inf of exact infinities has no exact value (its float is NaN): min of it with an
+  // exact -inf is not -inf (IEEE minimum propagates NaN), found by domains.f32_overflow_as_certain.
+  const BoundScalar undefined = d.sub(minus_inf, minus_inf);
+  CHECK(d.kind(undefined) == Kind::Unknown);
+  CHECK(d.kind(d.min(minus_inf, undefined)) == Kind::Unknown);
+  CHECK(d.pbound(d.min(minus_inf, undefined)) == kInf);  // in neither tier
+  CHECK(d.kind(d.max(plus_inf, d.add(undefined, minus_inf))) == Kind::Unknown);
+  CHECK(d.kind(d.min(minus_inf, d.from_double(3))) == Kind::NegInf);  // control: a bounded operand
 }
 
 TEST_CASE("nonfinite: sums and products count certain terms, and a finite part that may overflow leaves them unknown", "[bound][stat]") {
@@ -213,14 +222,29 @@ TEST_CASE("nonfinite: a softmax that overflows in every evaluation is judged on 
   const Arrays honest = {f32_array({2, 3}, {kNaN, 0, 0, p1[0], p1[1], p1[2]}), f32_array({2}, {kNaN, t1})};
   const CheckReport r = check(m, in, honest);
   REQUIRE(r.outputs.size() == 2);
-  // p[0][0] and t[0] are NaN in every evaluation; p[0][1] and p[0][2] (a finite number over
-  // inf: a signed zero, not the exact probability) stay unknown.
+  // p[0][0] and t[0] are NaN in every evaluation; p[0][1] and p[0][2], a finite exp over a sum of
+  // positive exps one of which exceeds FLT_MAX, are +0 in every evaluation, their exact values
+  // within e^2 / FLT_MAX of it.
   CHECK(r.outputs[0].certain_nonfinite == 1);
-  CHECK(r.outputs[0].unbounded == 2);
+  CHECK(r.outputs[0].unbounded == 0);
   CHECK(r.outputs[1].certain_nonfinite == 1);
   CHECK(r.outputs[1].unbounded == 0);
   CHECK(r.outputs[1].verdict() == Verdict::Pass);
-  CHECK(r.outputs[0].verdict() == Verdict::NoVerdict);
+  CHECK(r.outputs[0].verdict() == Verdict::Pass);
+  CHECK(r.outputs[0].statistical_only == 0);  // sound: the overflow and the exps' bounds are
+  // Control: a probability that is not 0 there is a FAIL.
+  const Arrays nonzero = {f32_array({2, 3}, {kNaN, 0, 1e-30f, p1[0], p1[1], p1[2]}), honest[1]};
+  CHECK(check(m, in, nonzero).outputs[0].verdict() == Verdict::Fail);
+  CHECK(check(m, in, nonzero).outputs[0].over == 1);
+  // Only a divide of exps by their own sum from 0 is read so: x / sum(x) is not (its terms may be
+  // negative, the sum far below its largest term).
+  CHECK(normalizing_divides(m, true).size() == 1);
+  const std::string plain = std::string(kSoftmax).replace(std::string(kSoftmax).find("%e = stablehlo.exponential %x"),
+                                                          std::string("%e = stablehlo.exponential %x").size(),
+                                                          "%e = stablehlo.negate %x");
+  const Module m_plain = parse_module(plain, "plain.mlir");
+  CHECK(normalizing_divides(m_plain).size() == 1);
+  CHECK(normalizing_divides(m_plain, true).empty());
   CHECK(format_table(r).find("every float evaluation makes infinite or NaN") != std::string::npos);
   CHECK(format_json(r).find("\"certain_nonfinite\": 1") != std::string::npos);
   // Controls: a finite number where every evaluation gives NaN is a FAIL, and so is an infinity.
@@ -325,6 +349,23 @@ TEST_CASE("nonfinite: the statistical tier decides an overflow the sound one can
   d.mac(acc, sound_inf, closed_scalar(0.5, 1, 1, 0));
   CHECK(d.kind(d.closed(acc)) == Kind::Unknown);
   CHECK(d.pbound(d.closed(acc)) == kInf);
+  // A softmax's finite class over a sum of exps that overflows: +0 in every evaluation, the exact
+  // quotient within e / FLT_MAX; here the overflow is only probable, so there is no sound bound.
+  const BoundScalar e1 = d.exp(one);
+  const BoundScalar row = d.closed(d.accumulate(d.accumulate(d.from_double(0), e1), e));
+  REQUIRE(d.kind(row) == Kind::PosInf);
+  const BoundScalar share = d.normalized_div(e1, row, true);
+  CHECK(d.kind(share) == Kind::Unknown);  // no sound bound
+  CHECK(d.bound(share) == kInf);
+  CHECK(d.pbound(share) < 1e-38);
+  CHECK(d.enclosure(share).lo == 0);
+  CHECK(d.enclosure(share).hi < 1e-38);
+  // Controls: not without the program's word that the terms are exps summed from 0, nor when the
+  // sum's +inf may be exactly small (inf times 1e-30: 3e8 exactly, say).
+  CHECK(d.pbound(d.normalized_div(e1, row, false)) == kInf);
+  const BoundScalar small_inf = d.closed(d.accumulate(d.accumulate(d.from_double(0), e1), d.mul(sound_inf, d.from_double(1e-30))));
+  REQUIRE(d.kind(small_inf) == Kind::PosInf);
+  CHECK(d.pbound(d.normalized_div(e1, small_inf, true)) == kInf);
   // The verdicts: the honest +inf passes; a finite number is IMPROBABLE, where for a sound +inf it
   // is a FAIL.
   CHECK(judge_element(d, e, kInf).verdict() == Verdict::Pass);

@@ -161,7 +161,9 @@ BoundScalar BoundDomain::result(Iv x, Iv r, Iv rp, double ulps, std::uint8_t fla
   s.hi = x.hi;
   s.flags = static_cast<std::uint8_t>(flags & ~(kOpenSum | kShared | kSharedTerms | kStatBytes));  // a new value: not a copy
   s.events = events + 1;  // the operands' statistical bounds used as plain bounds: an event
-  if (x.lo == x.hi && r.lo == r.hi && x.lo == r.lo && std::isinf(x.lo)) return s;  // an exact infinity (max-pool padding) stays exact
+  // An exact infinity (max-pool padding) stays exact; not from an operand with no bound, which
+  // may be NaN in float (max(-inf, NaN) is NaN).
+  if (x.lo == x.hi && r.lo == r.hi && x.lo == r.lo && std::isinf(x.lo) && !(flags & kUnbounded)) return s;
   // One tier's bound from the image of the widened operands: infinite when that image is, or
   // when the float result may overflow.
   auto tier = [&](Iv image) {
@@ -377,7 +379,19 @@ BoundScalar BoundDomain::div(const Scalar& a, const Scalar& b) const {
                      source);
 }
 
-BoundScalar BoundDomain::normalized_div(const Scalar& a, const Scalar& b) const {
+BoundScalar BoundDomain::normalized_div(const Scalar& a, const Scalar& b, bool exp_terms) const {
+  // A softmax's class whose own exp is finite while another's overflows: a float a at least 0
+  // and finite over +inf is +0, and the exact quotient lies in [0, a / FLT_MAX] (b, a sum of
+  // positive terms one of which exceeds FLT_MAX, is at least that). Sound where a's bound and b's
+  // infinity are; else statistically, with no sound bound.
+  if (exp_terms && !nonfinite(a) && nonfinite(b) && kind(b) == Kind::PosInf && large(b)) {
+    const Closed ca = close(a);
+    if (ca.perr < kInf && std::isfinite(ca.x.hi) && ca.x.lo >= 0) {
+      const double q = up(ca.x.hi / kFloatMax);
+      const bool sound = ca.err < kInf && !probable(b);
+      return from_closed(closed_value({0, q}, sound ? q : kInf, q, 0, ca.events + 1), (a.flags | b.flags) & kMayFlip);
+    }
+  }
   // The numerator's random part entered the divisor's sum as a term in quadrature only when it
   // was not shared; a divisor whose source is unknown keeps no random part: then as div.
   const std::int64_t source = source_of(b);
@@ -478,8 +492,9 @@ BoundScalar BoundDomain::max(const Scalar& a, const Scalar& b) const {
   const Scalar s = result({std::max(ca.x.lo, cb.x.lo), std::max(ca.x.hi, cb.x.hi)}, {std::max(ra.lo, rb.lo), std::max(ra.hi, rb.hi)},
                           {std::max(pa.lo, pb.lo), std::max(pa.hi, pb.hi)}, 0, a.flags | b.flags | (flip ? kMayFlip : 0),
                           ca.events + cb.events);
-  // Decided in the statistical tier (relu away from its kink): the larger operand, as it is.
-  const Tri likely = tri_compare(CompareDirection::GE, pa, pb);
+  // Decided in the statistical tier (relu away from its kink): the larger operand, as it is. Not
+  // against an operand with no statistical bound, which may be NaN.
+  const Tri likely = ca.perr < kInf && cb.perr < kInf ? tri_compare(CompareDirection::GE, pa, pb) : Tri::Undecided;
   if (likely == Tri::Undecided) return max_near_kink(s, a, b);
   const Closed& chosen = likely == Tri::True ? ca : cb;
   return with_source(with_sigma(s, chosen.pdet, chosen.sigma, 0), source);
@@ -520,9 +535,12 @@ BoundScalar BoundDomain::exp(const Scalar& a) const {
   // Every float operand beyond ln(FLT_MAX) = 88.72283905..., by more than the allowance (k ulps
   // of e^x, i.e. about k 2^-23 in x, and a margin): the float result is +inf in every evaluation.
   const double threshold = 88.72284 + (profile_.exp + 1) * 0x1p-22;
+  // Its exact value then exceeds e^88.72, above FLT_MAX (kLargeMark).
   if (c.err < kInf && widened(c).lo > threshold) {
     note_unbounded();
-    return certain(Kind::PosInf, a.flags, false);
+    Scalar s = certain(Kind::PosInf, a.flags, false);
+    s.terms |= kLargeMark;
+    return s;
   }
   // The same on the statistically widened operand: +inf but for an improbable event.
   // (Of a bounded operand it stays soundly finite and at least 0, or +inf.)
@@ -530,6 +548,7 @@ BoundScalar BoundDomain::exp(const Scalar& a) const {
     note_unbounded();
     Scalar s = certain(Kind::PosInf, a.flags, true);
     if (c.err < kInf) s.terms = kProbablePosInfNonNegative;
+    s.terms |= kLargeMark;
     return s;
   }
   const Iv rp = iv_exp(pwidened(c));
@@ -720,7 +739,9 @@ BoundScalar BoundDomain::closed(const Scalar& a) const {
   if (nonfinite(a)) {
     bool probable = false;
     const Kind k = sum_kind(a, probable);
-    return certain(k, a.flags, probable);
+    Scalar s = certain(k, a.flags, probable);
+    if (k == Kind::PosInf && (a.terms & kSumLargePosInf)) s.terms |= kLargeMark;
+    return s;
   }
   // A shared open sum stays shared (its copies still share one error), and one that admitted
   // shared terms becomes shared with an unknown source: its sigma as computed.
@@ -816,12 +837,12 @@ void BoundDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C,
 
 BoundScalar BoundDomain::accumulate(const Scalar& acc_in, const Scalar& x) const {
   Scalar acc = as_open_sum(acc_in);
-  if (!(x.flags & kOpenSum) && x.terms == kProbablePosInfNonNegative) {
+  if (probable_overflow(x)) {
     add_probable_overflow(acc, x);
     return acc;
   }
   if (nonfinite(x)) {
-    add_nonfinite_term(acc, kind(x), probable(x));
+    add_nonfinite_term(acc, kind(x), probable(x), large(x));
     return acc;
   }
   if (!(x.flags & kOpenSum) && x.terms == kNonNegativeFloat && !(x.err < kInf)) {

@@ -216,6 +216,10 @@ constexpr std::uint32_t kProbablePosInfNonNegative = kNonNegativeFloat | kProbab
 /// kSumNonNegative for a kProbablePosInfNonNegative term.
 constexpr std::uint32_t kSumProbablePosInf = 0x10000000u, kSumProbableNegInf = 0x08000000u,
                         kSumProbable = kSumProbablePosInf | kSumProbableNegInf;
+/// With a +inf marker (closed), or in an open sum's `terms` beside a +inf bit: the exact value is
+/// at least FLT_MAX (an exp whose exact operand lies beyond ln(FLT_MAX), or a sum with such a
+/// term), which a quotient of exps by their own sum uses (BoundDomain::normalized_div).
+constexpr std::uint32_t kLargeMark = 0x04000000u, kSumLargePosInf = kLargeMark;
 
 /// An open sum's running totals (kOpenSum): round-to-nearest sums of the terms' magnitudes
 /// (abssum, for the double rounding of the enclosure sums), of bounds f_i on |computed term|
@@ -265,15 +269,19 @@ struct BoundScalar {
 };
 static_assert(sizeof(BoundScalar) == 64);
 
-/// A closed value's marker (`terms`) without the probable bit.
-inline std::uint32_t marker(const BoundScalar& a) { return a.terms & ~kProbableMark; }
+/// A closed value's marker (`terms`) without the probable and large bits.
+inline std::uint32_t marker(const BoundScalar& a) { return a.terms & ~(kProbableMark | kLargeMark); }
+/// A closed kProbablePosInfNonNegative value (large or not).
+inline bool probable_overflow(const BoundScalar& a) {
+  return !(a.flags & kOpenSum) && (a.terms & ~kLargeMark) == kProbablePosInfNonNegative;
+}
 
 /// Whether a value may be a certain infinity or NaN (the header's "certain non-finite values"):
 /// a closed one that is, or an open sum that holds such a term. Cheap; BoundDomain::kind decides.
 inline bool nonfinite(const BoundScalar& a) {
   if (a.flags & kOpenSum) return (a.flags & kSumCertain) || (a.terms & kSumProbable);
   return (a.flags & kCertainNaN) == kCertainNaN || marker(a) == kCertainPosInf || marker(a) == kCertainNegInf ||
-         a.terms == kProbablePosInfNonNegative;
+         probable_overflow(a);
 }
 
 /// broadcast_in_dim's hook: the element, operand element `index`, is one of several copies of
@@ -343,7 +351,11 @@ class BoundDomain {
   /// a / b where b is a sum of terms one of which is a itself (a divide the program text shows
   /// to normalise a value by its own sum, interp/bound/normalizing.hpp): the same value, with
   /// a's share of b's error counted once, as the first order of a / (a + rest).
-  Scalar normalized_div(const Scalar& a, const Scalar& b) const;
+  /// With `exp_terms` (a is an exp, b's sum starts from 0: every term of b is exactly positive),
+  /// a finite a over a b that is +inf with an exact value of at least FLT_MAX is +0 in every
+  /// float evaluation, within a.hi / FLT_MAX of the exact quotient (a softmax whose other logits
+  /// overflow).
+  Scalar normalized_div(const Scalar& a, const Scalar& b, bool exp_terms = false) const;
   /// x - mean where mean is x's mean over a group (interp/bound/normalizing.hpp): sub, with the
   /// bounds of the error less the mean's kept for centered_square (the header's "centred
   /// second moments").
@@ -513,7 +525,9 @@ class BoundDomain {
   /// A sum's kind from its terms' bits (kSumPosInf, ...), its unbounded flag and finite part.
   Kind sum_kind(const Scalar& a, bool& probable) const;
   /// Counts a term of kind k into the open sum acc (Finite: nothing).
-  void add_nonfinite_term(Scalar& acc, Kind k, bool probable) const;
+  void add_nonfinite_term(Scalar& acc, Kind k, bool probable, bool large = false) const;
+  /// Whether a +inf value's exact value is at least FLT_MAX (kLargeMark, kSumLargePosInf).
+  static bool large(const Scalar& a) { return a.terms & kLargeMark; }
   /// Adds x, an unbounded value marked kNonNegativeFloat, to the open sum acc: its exact and
   /// statistical parts as any term's, its sound error left out (kSumNonNegative instead).
   void add_nonnegative_term(Scalar& acc, const Scalar& x) const;

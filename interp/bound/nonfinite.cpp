@@ -32,7 +32,7 @@ BoundDomain::Kind BoundDomain::kind(const Scalar& a) const {
     return sum_kind(a, probable);
   }
   if ((a.flags & kCertainNaN) == kCertainNaN) return Kind::NaN;
-  if (marker(a) == kCertainPosInf || a.terms == kProbablePosInfNonNegative) return Kind::PosInf;
+  if (marker(a) == kCertainPosInf || probable_overflow(a)) return Kind::PosInf;
   if (marker(a) == kCertainNegInf) return Kind::NegInf;
   if (a.lo == a.hi && std::isinf(a.lo) && a.err == 0) return a.lo > 0 ? Kind::PosInf : Kind::NegInf;  // an exact infinity
   return a.err < kInf && std::isfinite(a.lo) && std::isfinite(a.hi) ? Kind::Finite : Kind::Unknown;
@@ -143,7 +143,7 @@ BoundDomain::Kind BoundDomain::sum_kind(const Scalar& a, bool& probable) const {
   // no partial sum of theirs overflows.
   Scalar finite = a;
   finite.flags &= static_cast<std::uint8_t>(~(kSumCertain | kSumNonNegative));
-  finite.terms &= ~kSumProbable;
+  finite.terms &= ~(kSumProbable | kSumLargePosInf);
   const Closed rest = close_sum(finite);
   const bool bounded = !(a.flags & kUnbounded) && rest.err < kInf;
   const bool ppos = a.terms & kSumProbablePosInf, pneg = a.terms & kSumProbableNegInf;
@@ -163,7 +163,7 @@ BoundDomain::Kind BoundDomain::sum_kind(const Scalar& a, bool& probable) const {
   return k;
 }
 
-void BoundDomain::add_nonfinite_term(Scalar& acc, Kind k, bool probable) const {
+void BoundDomain::add_nonfinite_term(Scalar& acc, Kind k, bool probable, bool large) const {
   if (k == Kind::Finite) return;
   if (k == Kind::Unknown || probable) {  // soundly unknown: an infinity of either sign or NaN, or a finite number
     if (!(acc.flags & kUnbounded)) note_unbounded();
@@ -174,6 +174,7 @@ void BoundDomain::add_nonfinite_term(Scalar& acc, Kind k, bool probable) const {
     return;
   }
   const bool plus = k == Kind::PosInf || k == Kind::NaN, minus = k == Kind::NegInf || k == Kind::NaN;
+  if (large && k == Kind::PosInf) acc.terms |= kSumLargePosInf;
   if (probable) {
     acc.terms |= (plus ? kSumProbablePosInf : 0) | (minus ? kSumProbableNegInf : 0);
   } else {
@@ -183,7 +184,7 @@ void BoundDomain::add_nonfinite_term(Scalar& acc, Kind k, bool probable) const {
 
 void BoundDomain::add_probable_overflow(Scalar& acc, const Scalar& x) const {
   acc.flags |= kSumNonNegative | (x.flags & kMayFlip);  // soundly at least 0 or +inf; its numbers left out
-  acc.terms |= kSumProbablePosInf;
+  acc.terms |= kSumProbablePosInf | (x.terms & kLargeMark);
 }
 
 void BoundDomain::add_nonnegative_term(Scalar& acc, const Scalar& x) const {
@@ -209,7 +210,7 @@ void BoundDomain::add_nonnegative_term(Scalar& acc, const Scalar& x) const {
 BoundScalar BoundDomain::opened_nonfinite(const Scalar& acc) const {
   Scalar s = opened(Scalar{});
   s.flags |= acc.flags & kMayFlip;
-  add_nonfinite_term(s, kind(acc), probable(acc));
+  add_nonfinite_term(s, kind(acc), probable(acc), large(acc));
   return s;
 }
 

@@ -86,7 +86,7 @@ bool sums_from_zero(const Definitions& defined, const Instruction& reduce, const
 
 }  // namespace
 
-std::unordered_set<const Instruction*> normalizing_divides(const Module& m) {
+std::unordered_set<const Instruction*> normalizing_divides(const Module& m, bool of_exps) {
   std::unordered_set<const Instruction*> out;
   for (const Function& f : m.functions) {
     const Definitions defined = definitions(f);
@@ -97,6 +97,9 @@ std::unordered_set<const Instruction*> normalizing_divides(const Module& m) {
       if (!broadcast || broadcast->operands.size() != 1) continue;
       const Instruction* reduce = definition(defined, broadcast->operands[0], Op::Reduce);
       if (!reduce || reduce->operands.size() != 2 || reduce->operands[0] != numerator || !sums(*reduce)) continue;
+      if (of_exps && (!definition(defined, numerator, Op::Exponential) ||
+                      !sums_from_zero(defined, *reduce, numerator, reduce->attributes.dimensions)))
+        continue;
       // The broadcast puts the reduce's kept dimensions back where they were, in order.
       const auto& shape = divide->result_type.shape;
       if (reduce->operand_types.empty() || reduce->operand_types[0].shape != shape || broadcast->result_type.shape != shape) continue;

@@ -14,8 +14,9 @@ namespace shlo {
 /// The float instructions `%q = divide %a, %b` of every function of m where %b is
 /// `broadcast_in_dim %s` back to %a's shape and %s is `reduce(%a init: ...) applies add`
 /// across some dimensions of %a (the broadcast's dims the others, in order): element [i] of %b
-/// is then the sum of a set of %a's elements that holds %a[i].
-std::unordered_set<const Instruction*> normalizing_divides(const Module& m);
+/// is then the sum of a set of %a's elements that holds %a[i]. With `of_exps`, only those where
+/// %a is `exponential` and the reduce starts from 0 (every term of the sum exactly positive).
+std::unordered_set<const Instruction*> normalizing_divides(const Module& m, bool of_exps = false);
 
 /// Batch normalisation's centred second moment, sum_i (x_i - m)^2 with m the mean of the x_i
 /// (BoundDomain::centering_sub and centered_square): `%c = subtract %x, %m` where %m is

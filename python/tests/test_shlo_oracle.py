@@ -173,6 +173,9 @@ class AgainstTheCommand(unittest.TestCase):
         self.assertEqual(verdict.verdict, "PASS")  # every element NaN in every evaluation, as the outputs
         self.assertEqual([r["certain_nonfinite"] for r in verdict.rows], [o["certain_nonfinite"] for o in command["outputs"]])
         self.assertEqual(verdict.rows[0]["certain_nonfinite"], outputs[0].size)
+        # Every one of them sound (an overflow whatever the rounding), as the command says.
+        self.assertEqual([r["probable_nonfinite"] for r in verdict.rows], [o["probable_nonfinite"] for o in command["outputs"]])
+        self.assertEqual(verdict.rows[0]["probable_nonfinite"], 0)
         self.assertEqual(verdict.rows[0]["verdict"], "PASS")
         # The control: a finite number where every evaluation gives NaN fails.
         outputs[0][0, 0] = np.float32(0.5)
