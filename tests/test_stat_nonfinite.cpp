@@ -372,3 +372,25 @@ TEST_CASE("nonfinite: the statistical tier decides an overflow the sound one can
   CHECK(judge_element(d, e, 1.0).verdict() == Verdict::Improbable);
   CHECK(judge_element(d, sound_inf, 1.0).verdict() == Verdict::Fail);
 }
+
+TEST_CASE("nonfinite: an open sum's term count stays below its marker bits", "[bound][stat]") {
+  const BoundDomain d(float_profile("ieee"));
+  const BoundScalar one = d.from_double(1);
+  BoundScalar acc = d.accumulate(d.accumulate(d.from_double(0), one), one);
+  REQUIRE((acc.flags & kOpenSum) != 0);
+  BoundScalar full = acc;
+  full.terms = kTermCount;  // as after 2^26 - 1 terms
+  const BoundScalar more = d.closed(d.accumulate(full, one));
+  CHECK_FALSE(nonfinite(more));  // not read as a probable infinity
+  CHECK(d.kind(more) == Kind::Unknown);
+  CHECK(d.pbound(more) == kInf);
+  BoundScalar short_sum = acc;
+  short_sum.terms = 5;  // control
+  CHECK(d.kind(d.closed(d.accumulate(short_sum, one))) == Kind::Finite);
+  // A product sum that could reach the marker bits is refused, not miscounted.
+  const BoundScalar A[] = {one}, B[] = {one};
+  BoundScalar C[] = {full};
+  CHECK_THROWS_AS(d.matmul_accumulate(A, B, C, 1, 1, 1), DomainError);
+  BoundScalar C2[] = {short_sum};
+  CHECK_NOTHROW(d.matmul_accumulate(A, B, C2, 1, 1, 1));
+}

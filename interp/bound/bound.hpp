@@ -220,6 +220,9 @@ constexpr std::uint32_t kSumProbablePosInf = 0x10000000u, kSumProbableNegInf = 0
 /// at least FLT_MAX (an exp whose exact operand lies beyond ln(FLT_MAX), or a sum with such a
 /// term), which a quotient of exps by their own sum uses (BoundDomain::normalized_div).
 constexpr std::uint32_t kLargeMark = 0x04000000u, kSumLargePosInf = kLargeMark;
+/// An open sum's term count: the bits of `terms` below those (BoundDomain::count_term keeps it
+/// there; a longer sum is unbounded in both tiers, a longer product sum an error).
+constexpr std::uint32_t kTermCount = kLargeMark - 1;
 
 /// An open sum's running totals (kOpenSum): round-to-nearest sums of the terms' magnitudes
 /// (abssum, for the double rounding of the enclosure sums), of bounds f_i on |computed term|
@@ -534,6 +537,8 @@ class BoundDomain {
   /// Adds x, a kProbablePosInfNonNegative value, to the open sum acc: soundly a nonnegative term
   /// (kSumNonNegative), statistically +inf (kSumProbablePosInf).
   void add_probable_overflow(Scalar& acc, const Scalar& x) const;
+  /// One more term in the open sum acc's count; past kTermCount, acc is unbounded in both tiers.
+  void count_term(Scalar& acc) const;
   /// A closed nonfinite() value as an accumulator: an open sum of no terms but its bit.
   Scalar opened_nonfinite(const Scalar& acc) const;
   /// The products of matmul_accumulate whose operand A[m][k] or B[k][n] is nonfinite() (those
@@ -569,6 +574,12 @@ inline double up_sum(double a, double b) {
 }
 inline double up_mul(double a, double b) { return a == 0 || b == 0 ? 0 : up(a * b); }
 inline double mag(Iv a) { return std::max(std::fabs(a.lo), std::fabs(a.hi)); }
+// a - b rounded up, where a >= b is meant; equal infinities give 0.
+inline double gap(double a, double b) {
+  if (a == b) return 0;
+  const double d = a - b;
+  return d != d ? kInf : std::max(0.0, up(d));
+}
 // A non-negative bound stored as a float, rounded up (+inf beyond the float range).
 inline float up_float(double b) {
   const float f = static_cast<float>(b);
@@ -676,6 +687,10 @@ inline void BoundDomain::mac(Scalar& acc, const Scalar& a, const Scalar& b) cons
   bool admitted = false;
   const ProductOperand x = product_operand(summand(a, last, admitted));
   const ProductOperand y = product_operand(summand(b, last, admitted));
+  if ((acc.terms & kTermCount) >= kTermCount - 1) {  // the count would reach the marker bits
+    count_term(acc);
+    return;
+  }
   add_product(acc, x, y);
   acc.set_source(last);
   if (admitted) acc.flags |= kSharedTerms;

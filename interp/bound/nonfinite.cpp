@@ -204,7 +204,17 @@ void BoundDomain::add_nonnegative_term(Scalar& acc, const Scalar& x) const {
   acc.sum.variance += cx.sigma * cx.sigma;
   acc.pdet += static_cast<float>(cx.pdet);
   acc.events += cx.events;
-  acc.terms += 1;
+  count_term(acc);
+}
+
+void BoundDomain::count_term(Scalar& acc) const {
+  if ((acc.terms & kTermCount) < kTermCount) {
+    acc.terms += 1;
+    return;
+  }
+  if (!(acc.flags & kUnbounded)) note_unbounded();
+  acc.flags |= kUnbounded;
+  acc.pdet = std::numeric_limits<float>::infinity();
 }
 
 BoundScalar BoundDomain::opened_nonfinite(const Scalar& acc) const {
