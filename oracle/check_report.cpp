@@ -109,6 +109,10 @@ std::vector<std::string> explanations(const CheckReport& r) {
                       (o.probable_nonfinite ? " (" + std::to_string(o.probable_nonfinite) +
                                                   " of them but for an improbable event: decided by the statistical tier)"
                                             : std::string()));
+    if (o.nan_alternative)
+      lines.push_back(who + ": " + std::to_string(o.nan_alternative) +
+                      " NaN element(s) where a comparison upstream may take a branch that every float evaluation makes "
+                      "NaN (the exact one takes the other), judged as such");
     if (o.unbounded)
       lines.push_back(who + ": " + std::to_string(o.unbounded) + " element(s) with both bounds infinite, NO VERDICT; first at " +
                       index_string(o.shape, o.first_unbounded_flat) + ": exact " +
@@ -216,6 +220,7 @@ std::string format_json(const CheckReport& r) {
     e["statistical_only"] = o.statistical_only;
     e["certain_nonfinite"] = o.certain_nonfinite;
     e["probable_nonfinite"] = o.probable_nonfinite;
+    e["nan_alternative"] = o.nan_alternative;
     if (o.unbounded)
       e["first_unbounded"] = {{"index", unravel(o.shape, o.first_unbounded_flat)}, {"exact", num(o.unbounded_exact)},
                               {"float", num(o.unbounded_float)}};

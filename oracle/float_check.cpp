@@ -180,6 +180,7 @@ std::vector<OutputCheck> judge_outputs(const Module& m, const BoundDomain& d, co
         o.statistical_only += v.statistical_only;
         o.certain_nonfinite += v.certain_nonfinite;
         o.probable_nonfinite += v.certain_nonfinite && d.probable(s);
+        o.nan_alternative += v.nan_alternative;
         if (v.unbounded) {
           ++o.unbounded;
           if (o.first_unbounded_flat < 0) {
@@ -294,6 +295,11 @@ ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, doub
   }
   v.error = std::fabs(y - mid);
   v.ulps = v.error / ieee_ulp<float>(mid);
+  if (y != y && d.may_be_nan(s)) {  // NaN is one of its values (a comparison that may take a NaN branch)
+    v.error = v.ulps = kInf;
+    v.nan_alternative = true;
+    return v;
+  }
   if (y != y) {  // NaN: only an element with an infinite bound may be one
     v.error = v.ulps = kInf;
     v.over = bound != kInf;

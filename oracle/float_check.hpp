@@ -43,6 +43,9 @@ struct ElementVerdict {
   /// non-finite values"; or every one but for an improbable event, "probable non-finite values":
   /// then a different y is improbable, not over): y must be that value.
   bool certain_nonfinite = false;
+  /// y is NaN, one of the element's values (interp/bound/bound.hpp, "values that may be NaN": a
+  /// comparison upstream may take a branch that is NaN in every evaluation).
+  bool nan_alternative = false;
   Verdict verdict() const;
 };
 ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& s, double y);
@@ -68,6 +71,7 @@ struct OutputCheck {
   std::int64_t statistical_only = 0;  // elements judged by the statistical tier alone (ElementVerdict)
   std::int64_t certain_nonfinite = 0;  // elements that are inf or NaN in every float evaluation (ElementVerdict)
   std::int64_t probable_nonfinite = 0;  // of those, the ones decided by the statistical tier (but for an improbable event)
+  std::int64_t nan_alternative = 0;     // NaN where a comparison upstream may take a branch that is NaN (ElementVerdict)
   /// IMPROBABLE: the probability that rounding alone put every improbable element where it is
   /// (each needs its own bound to have failed: the smallest of their failure probabilities).
   double improbable_probability = 1;

@@ -157,6 +157,7 @@ py::dict check_dict(const CheckResult& c) {
     row["statistical_only"] = r.statistical_only;
     row["certain_nonfinite"] = r.certain_nonfinite;
     row["probable_nonfinite"] = r.probable_nonfinite;
+    row["nan_alternative"] = r.nan_alternative;
     row["improbable_probability"] = r.improbable_probability;
     row["verdict"] = to_string(r.verdict);
     row["line"] = r.line;  // the row as the table prints it (the oracle's row formatter)

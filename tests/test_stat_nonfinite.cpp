@@ -341,7 +341,14 @@ TEST_CASE("nonfinite: the statistical tier decides an overflow the sound one can
   CHECK(d.bound(chosen) == kInf);
   CHECK(d.pbound(chosen) < 1e-6);
   CHECK(d.enclosure(chosen).lo == 2);
-  CHECK(d.kind(d.select_widened(kPredFloatMayFlip, nan, two)) == Kind::Unknown);  // control: not decided
+  CHECK_FALSE(d.may_be_nan(chosen));
+  // Control: not decided statistically, so the NaN branch stays possible in both tiers: 2 or NaN
+  // (the header's "values that may be NaN"), with 2's sound bound; with the exact comparison
+  // undecided too, unknown.
+  const BoundScalar undecided = d.select_widened(kPredFloatMayFlip, nan, two);
+  CHECK(d.may_be_nan(undecided));
+  CHECK(d.bound(undecided) == 0);
+  CHECK(d.kind(d.select_widened(kPredFloatMayFlip | kPredExactUndecided, nan, two)) == Kind::Unknown);
   // A product the rules cannot decide leaves its sum unbounded in both tiers (not judged by the
   // statistical tier alone).
   BoundScalar acc = d.from_double(0);

@@ -186,6 +186,7 @@ struct CheckRow {
   std::int64_t statistical_only = 0;  // elements with no finite sound bound, judged by the statistical tier alone
   std::int64_t certain_nonfinite = 0;  // elements every float evaluation makes inf or NaN, judged on that value
   std::int64_t probable_nonfinite = 0;  // of those, the ones only but for an improbable event (another value: IMPROBABLE)
+  std::int64_t nan_alternative = 0;     // NaN elements where a comparison upstream may take a branch that is NaN
   Verdict verdict = Verdict::Pass;
   std::string line;  // this row as `shlo check` prints it in its table
 };

@@ -306,6 +306,7 @@ std::string BoundDomain::to_string(const Scalar& a) const {
   const Closed c = close(a);
   std::string s = "[" + show(c.x.lo) + ", " + show(c.x.hi) + "] +- " + show(c.err) + " (+- " + show(c.perr) + " statistically)";
   if (a.flags & kMayFlip) s += " (branch may flip)";
+  if (may_be_nan(a)) s += " or NaN";
   return s;
 }
 
@@ -321,7 +322,7 @@ BoundScalar BoundDomain::pi() const {
 
 // --- arithmetic -----------------------------------------------------------------------------------
 
-BoundScalar BoundDomain::add(const Scalar& a, const Scalar& b) const {
+BoundScalar BoundDomain::add_numbers(const Scalar& a, const Scalar& b) const {
   if (nonfinite(a) || nonfinite(b)) return nonfinite_binary(Binary::Add, a, b);
   const auto [ca, cb, source] = operands(a, b);
   const Iv rp = iv_add(pwidened(ca), pwidened(cb));
@@ -329,7 +330,7 @@ BoundScalar BoundDomain::add(const Scalar& a, const Scalar& b) const {
   return with_source(with_sigma(s, up_sum(ca.pdet, cb.pdet), up_sum(ca.sigma, cb.sigma), allowance(mag(rp), 0.5)), source);
 }
 
-BoundScalar BoundDomain::sub(const Scalar& a, const Scalar& b) const {
+BoundScalar BoundDomain::sub_numbers(const Scalar& a, const Scalar& b) const {
   if (nonfinite(a) || nonfinite(b)) return nonfinite_binary(Binary::Sub, a, b);
   const auto [ca, cb, source] = operands(a, b);
   const Iv rp = iv_sub(pwidened(ca), pwidened(cb));
@@ -337,7 +338,7 @@ BoundScalar BoundDomain::sub(const Scalar& a, const Scalar& b) const {
   return with_source(with_sigma(s, up_sum(ca.pdet, cb.pdet), up_sum(ca.sigma, cb.sigma), allowance(mag(rp), 0.5)), source);
 }
 
-BoundScalar BoundDomain::mul(const Scalar& a, const Scalar& b) const {
+BoundScalar BoundDomain::mul_numbers(const Scalar& a, const Scalar& b) const {
   if (nonfinite(a) || nonfinite(b)) return nonfinite_binary(Binary::Mul, a, b);
   const auto [ca, cb, source] = operands(a, b);
   const Iv rp = iv_mul(pwidened(ca), pwidened(cb));
@@ -356,7 +357,7 @@ BoundScalar BoundDomain::div_generic(const Closed& ca, const Closed& cb, std::ui
                 ca.events + cb.events);
 }
 
-BoundScalar BoundDomain::div(const Scalar& a, const Scalar& b) const {
+BoundScalar BoundDomain::div_numbers(const Scalar& a, const Scalar& b) const {
   if (nonfinite(a) || nonfinite(b)) return nonfinite_binary(Binary::Div, a, b);
   const auto [ca, cb, source] = operands(a, b);
   const Scalar s = div_generic(ca, cb, a.flags | b.flags);
@@ -373,7 +374,7 @@ BoundScalar BoundDomain::div(const Scalar& a, const Scalar& b) const {
                      source);
 }
 
-BoundScalar BoundDomain::normalized_div(const Scalar& a, const Scalar& b, bool exp_terms) const {
+BoundScalar BoundDomain::normalized_div_numbers(const Scalar& a, const Scalar& b, bool exp_terms) const {
   // A softmax's class whose own exp is finite while another's overflows: a float a at least 0
   // and finite over +inf is +0, and the exact quotient lies in [0, a / FLT_MAX] (b, a sum of
   // positive terms one of which exceeds FLT_MAX, is at least that). Sound where a's bound and b's
@@ -413,7 +414,7 @@ BoundScalar BoundDomain::normalized_div(const Scalar& a, const Scalar& b, bool e
                      source);
 }
 
-BoundScalar BoundDomain::centering_sub(const Scalar& x, const Scalar& mean) const {
+BoundScalar BoundDomain::centering_sub_numbers(const Scalar& x, const Scalar& mean) const {
   if (nonfinite(x) || nonfinite(mean)) return sub(x, mean);
   Scalar s = sub(x, mean);
   if (!(s.err < kInf) || (s.flags & (kBranchGap | kOpenSum))) return s;
@@ -434,7 +435,7 @@ BoundScalar BoundDomain::centering_sub(const Scalar& x, const Scalar& mean) cons
   return s;
 }
 
-BoundScalar BoundDomain::centered_square(const Scalar& c) const {
+BoundScalar BoundDomain::centered_square_numbers(const Scalar& c) const {
   if ((c.flags & (kCentered | kBranchGap | kOpenSum)) != kCentered) return mul(c, c);
   const Closed cc = close_raw(c);  // the whole error of c~ - c, for the second-order term
   const double m = mag(cc.x), err_d = c.st.hi, pdet_d = c.st.plo, sigma_d = c.st.phi;
@@ -462,14 +463,14 @@ BoundScalar BoundDomain::smooth_result(const Scalar& s, double pdet, double sigm
   return with_sigma(s, up_sum(pdet, allowance(magnitude, ulps)), sigma, 0);
 }
 
-BoundScalar BoundDomain::neg(const Scalar& a) const {
+BoundScalar BoundDomain::neg_numbers(const Scalar& a) const {
   if (nonfinite(a)) return nonfinite_unary(Unary::Neg, a);
   std::int64_t source;
   const Closed c = operand(a, source);
   return with_source(with_sigma(unary(a, iv_neg, 0), c.pdet, c.sigma, 0), source);
 }
 
-BoundScalar BoundDomain::abs(const Scalar& a) const {
+BoundScalar BoundDomain::abs_numbers(const Scalar& a) const {
   if (nonfinite(a)) return nonfinite_unary(Unary::Abs, a);
   std::int64_t source;
   const Closed c = operand(a, source);
@@ -478,7 +479,7 @@ BoundScalar BoundDomain::abs(const Scalar& a) const {
   return p.lo >= 0 || p.hi <= 0 ? with_source(with_sigma(s, c.pdet, c.sigma, 0), source) : s;  // the sign is known: linear
 }
 
-BoundScalar BoundDomain::max(const Scalar& a, const Scalar& b) const {
+BoundScalar BoundDomain::max_numbers(const Scalar& a, const Scalar& b) const {
   if (nonfinite(a) || nonfinite(b)) return nonfinite_binary(Binary::Max, a, b);
   const auto [ca, cb, source] = operands(a, b);
   const Iv ra = widened(ca), rb = widened(cb), pa = pwidened(ca), pb = pwidened(cb);
@@ -511,7 +512,7 @@ BoundScalar BoundDomain::max_near_kink(Scalar s, const Scalar& a, const Scalar& 
   return with_source(keep_random(s, pdet, sigma, s.pdet), source);
 }
 
-BoundScalar BoundDomain::min(const Scalar& a, const Scalar& b) const {
+BoundScalar BoundDomain::min_numbers(const Scalar& a, const Scalar& b) const {
   return neg(max(neg(a), neg(b)));
 }
 
@@ -522,7 +523,7 @@ BoundScalar BoundDomain::first_order(const Scalar& s, const Closed& c, std::int6
                      source);
 }
 
-BoundScalar BoundDomain::exp(const Scalar& a) const {
+BoundScalar BoundDomain::exp_numbers(const Scalar& a) const {
   if (nonfinite(a)) return nonfinite_unary(Unary::Exp, a);
   std::int64_t source;
   const Closed c = operand(a, source);
@@ -558,10 +559,17 @@ BoundScalar BoundDomain::exp(const Scalar& a) const {
 // one not certainly inside (an enclosure that reached infinity or straddles 0 at double
 // precision) gives an unknown value; a float operand that may leave the domain, an
 // unbounded one.
-BoundScalar BoundDomain::positive_domain(const Scalar& a, Iv (*f)(Iv), double ulps, bool zero_allowed, const char* what) const {
+BoundScalar BoundDomain::positive_domain(const Scalar& a, Iv (*f)(Iv), double ulps, bool zero_allowed) const {
   const Closed c = close(a);
   const bool outside = zero_allowed ? c.x.hi < 0 : c.x.hi <= 0;
-  if (outside) fail(*this, std::string(what) + " of " + to_string(a) + ": outside the function's domain");
+  if (outside) {
+    // No real value. A float operand below -2^-126 (no flush makes it -0) gives NaN: in every
+    // evaluation, or in every one but for an improbable event; else anything (-inf, NaN, a number).
+    constexpr double kSmallestNormal = 0x1p-126;
+    if (widened(c).hi <= -kSmallestNormal) return certain(Kind::NaN, a.flags, false);
+    if (decides_probable() && pwidened(c).hi <= -kSmallestNormal) return certain(Kind::NaN, a.flags, true);
+    return unknown(a.flags);
+  }
   const bool inside = zero_allowed ? c.x.lo >= 0 : c.x.lo > 0;
   if (!inside || !std::isfinite(c.x.hi)) return unknown(a.flags);
   // A float operand that may leave the domain leaves that tier unbounded.
@@ -580,9 +588,8 @@ BoundScalar BoundDomain::unknown(std::uint8_t flags) const {
   return s;
 }
 
-BoundScalar BoundDomain::smooth_positive(const Scalar& a, Iv (*f)(Iv), Iv (*slope)(Iv), double ulps, bool zero_allowed,
-                                          const char* what) const {
-  const Scalar s = positive_domain(a, f, ulps, zero_allowed, what);
+BoundScalar BoundDomain::smooth_positive(const Scalar& a, Iv (*f)(Iv), Iv (*slope)(Iv), double ulps, bool zero_allowed) const {
+  const Scalar s = positive_domain(a, f, ulps, zero_allowed);
   std::int64_t source;
   const Closed c = operand(a, source);
   const Iv pa = pwidened(c);
@@ -600,24 +607,24 @@ Iv rsqrt_slope(Iv x) {
 }
 }  // namespace
 
-BoundScalar BoundDomain::log(const Scalar& a) const {
-  return nonfinite(a) ? nonfinite_unary(Unary::Log, a) : smooth_positive(a, iv_log, iv_recip, profile_.log, false, "log");
+BoundScalar BoundDomain::log_numbers(const Scalar& a) const {
+  return nonfinite(a) ? nonfinite_unary(Unary::Log, a) : smooth_positive(a, iv_log, iv_recip, profile_.log, false);
 }
-BoundScalar BoundDomain::sqrt(const Scalar& a) const {
-  return nonfinite(a) ? nonfinite_unary(Unary::Sqrt, a) : smooth_positive(a, iv_sqrt, sqrt_slope, profile_.sqrt, true, "sqrt");
+BoundScalar BoundDomain::sqrt_numbers(const Scalar& a) const {
+  return nonfinite(a) ? nonfinite_unary(Unary::Sqrt, a) : smooth_positive(a, iv_sqrt, sqrt_slope, profile_.sqrt, true);
 }
-BoundScalar BoundDomain::rsqrt(const Scalar& a) const {
-  return nonfinite(a) ? nonfinite_unary(Unary::Rsqrt, a) : smooth_positive(a, iv_rsqrt, rsqrt_slope, profile_.rsqrt, false, "rsqrt");
+BoundScalar BoundDomain::rsqrt_numbers(const Scalar& a) const {
+  return nonfinite(a) ? nonfinite_unary(Unary::Rsqrt, a) : smooth_positive(a, iv_rsqrt, rsqrt_slope, profile_.rsqrt, false);
 }
 
-BoundScalar BoundDomain::tanh(const Scalar& a) const {
+BoundScalar BoundDomain::tanh_numbers(const Scalar& a) const {
   return nonfinite(a) ? nonfinite_unary(Unary::Other, a) : unary(a, iv_tanh, profile_.tanh);
 }
-BoundScalar BoundDomain::logistic(const Scalar& a) const {
+BoundScalar BoundDomain::logistic_numbers(const Scalar& a) const {
   return nonfinite(a) ? nonfinite_unary(Unary::Other, a) : unary(a, iv_logistic, profile_.logistic);
 }
 
-BoundScalar BoundDomain::map_monotone(const Scalar& a, const RationalMap& f) const {
+BoundScalar BoundDomain::map_monotone_numbers(const Scalar& a, const RationalMap& f) const {
   if (nonfinite(a)) return nonfinite_unary(Unary::Other, a);
   const Closed c = close(a);
   auto image = [&](Iv v) -> Iv {
@@ -634,6 +641,12 @@ Tri BoundDomain::compare(CompareDirection d, const Scalar& a, const Scalar& b) c
 // --- comparisons that may flip ---------------------------------------------------------------
 
 std::uint8_t BoundDomain::compare_bits(CompareDirection d, const Scalar& a, const Scalar& b) const {
+  if (may_be_nan(a) || may_be_nan(b)) {  // a NaN makes the float comparison false (NE: true), in any tier
+    Scalar x = a, y = b;
+    x.terms &= ~kMayNaN;
+    y.terms &= ~kMayNaN;
+    return static_cast<std::uint8_t>((compare_bits(d, x, y) | kPredFloatMayFlip) & ~kPredStatDecided);
+  }
   // Certain infinities and NaN (nonfinite.cpp): decided in every evaluation, or as unknown values.
   if (nonfinite(a) || nonfinite(b)) {
     const int decided = nonfinite_compare(d, a, b);
@@ -690,9 +703,29 @@ BoundScalar BoundDomain::select_widened(std::uint8_t pred, const Scalar& on_true
       note_unbounded();
       const Closed c = close(chosen);
       if (!(c.perr < kInf)) return unknown(chosen.flags | kMayFlip);
-      return from_closed(closed_value(c.x, kInf, c.pdet, c.sigma, c.events, c.perr), kMayFlip);
+      return or_nan(from_closed(closed_value(c.x, kInf, c.pdet, c.sigma, c.events, c.perr), kMayFlip), chosen);
     }
-    return unknown(on_true.flags | on_false.flags | kMayFlip);
+    // The exact comparison takes a branch while the float one may take the other, which is NaN in
+    // every evaluation (a relu's gradient where the loss overflows): a float value there is NaN or
+    // the chosen branch's (the header's "values that may be NaN"). Where that NaN is only probable,
+    // the sound tier knows nothing and the statistical one keeps the chosen branch's bound.
+    if (!(pred & kPredExactUndecided)) {
+      const Scalar& chosen = value ? on_true : on_false;
+      const Scalar& other = value ? on_false : on_true;
+      if (!nonfinite(chosen) && kind(other) == Kind::NaN) {
+        if (!probable(other)) {
+          Scalar s = chosen;
+          s.flags |= kMayFlip;
+          return with_nan(s);
+        }
+        note_unbounded();
+        const Closed c = close(chosen);
+        if (c.perr < kInf) return with_nan(from_closed(closed_value(c.x, kInf, c.pdet, c.sigma, c.events, c.perr), kMayFlip));
+      }
+    }
+    // Else unknown; NaN among its values where a branch is NaN (the float may take it).
+    const Scalar u = unknown(on_true.flags | on_false.flags | kMayFlip);
+    return kind(on_true) == Kind::NaN || kind(on_false) == Kind::NaN ? with_nan(u) : u;
   }
   const auto [t, f, source] = operands(on_true, on_false);
   const Closed& chosen = value ? t : f;
@@ -713,7 +746,7 @@ BoundScalar BoundDomain::select_widened(std::uint8_t pred, const Scalar& on_true
     s.st.phi = phi;
     s.flags |= kBranchGap;
   }
-  return s;
+  return or_nan(s, on_true, on_false);
 }
 
 std::vector<BoundDomain::Membership> BoundDomain::window_selection(CompareDirection select,
@@ -742,14 +775,30 @@ std::vector<BoundDomain::Membership> BoundDomain::window_selection(CompareDirect
   for (auto c : exact) out[c].exact = exact.size() == 1 ? 1 : 2;
   for (auto c : floating) out[c].floating = floating.size() == 1 ? 1 : 2;
   for (auto c : likely) out[c].likely = likely.size() == 1 ? 1 : 2;
+  // A candidate that may be NaN makes every float comparison with it false: any may end chosen.
+  const bool nan = std::any_of(candidates.begin(), candidates.end(), [](const Scalar* c) { return may_be_nan(*c); });
+  if (nan && n > 1)
+    for (auto& m : out) m.floating = m.likely = 2;
   return out;
 }
 
 BoundScalar BoundDomain::scatter_term(const Scalar& source, Membership m) const {
-  if (nonfinite(source)) {  // never chosen: no term; surely chosen: the value; else unknown
+  if (may_be_nan(source)) {  // its NaN where it may be chosen
+    Scalar numbers = source;
+    numbers.terms &= ~kMayNaN;
+    const Scalar t = scatter_term(numbers, m);
+    return m.floating != 0 ? with_nan(t) : t;
+  }
+  if (nonfinite(source)) {  // never chosen: no term; surely chosen: the value
     if (m.exact == 0 && m.floating == 0) return from_double(0);
     if (m.exact == 1 && m.floating == 1) return source;
-    return unknown(source.flags | kMayFlip);
+    // Else a select between the source and 0 on a comparison that may flip (a NaN source the
+    // exact choice leaves out: 0 or NaN).
+    std::uint8_t pred = kPredFloatMayFlip;
+    if (m.exact == 1) pred |= kPredValue;
+    if (m.exact == 2) pred |= kPredExactUndecided;
+    if (m.exact != 2 && m.likely == m.exact) pred |= kPredStatDecided;
+    return select_widened(pred, source, from_double(0));
   }
   std::int64_t shared;
   const Closed c = operand(source, shared);

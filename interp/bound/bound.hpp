@@ -151,6 +151,17 @@
 // from it: the check calls a different float value there IMPROBABLE, not FAIL. A comparison
 // with such a value is decided the same way (kPredStatDecided: a select on it has the sound bound
 // of both branches).
+//
+// Values that may be NaN: a select whose exact comparison takes one branch while the float one may
+// take the other, NaN in every evaluation (a relu's gradient where the loss overflows), gives the
+// chosen branch's value marked kMayNaN: every float evaluation is NaN or within that value's
+// bounds. IEEE 754 propagates a NaN through every arithmetic op, max and min, every sum and
+// product (0 * NaN too), so each op computes on its operands' numbers and marks its result the
+// same (an infinity or NaN result becomes NaN or unknown); a comparison with such a value may
+// differ from the exact one in either tier (NaN compares false); a select_and_scatter window
+// holding one may choose any candidate. The check passes a NaN there and judges a number against
+// the bounds. Sqrt, rsqrt and log of an exact value below 0 (no real value) are NaN where the float
+// operand is surely below -2^-126 (certain, or probable where only statistically), else unknown.
 #pragma once
 
 #include <algorithm>
@@ -220,9 +231,12 @@ constexpr std::uint32_t kSumProbablePosInf = 0x10000000u, kSumProbableNegInf = 0
 /// at least FLT_MAX (an exp whose exact operand lies beyond ln(FLT_MAX), or a sum with such a
 /// term), which a quotient of exps by their own sum uses (BoundDomain::normalized_div).
 constexpr std::uint32_t kLargeMark = 0x04000000u, kSumLargePosInf = kLargeMark;
+/// In `terms`, closed value or open sum alike: the value may also be NaN (the header's "values
+/// that may be NaN"): every float evaluation is NaN or within the value's bounds.
+constexpr std::uint32_t kMayNaN = 0x02000000u;
 /// An open sum's term count: the bits of `terms` below those (BoundDomain::count_term keeps it
 /// there; a longer sum is unbounded in both tiers, a longer product sum an error).
-constexpr std::uint32_t kTermCount = kLargeMark - 1;
+constexpr std::uint32_t kTermCount = kMayNaN - 1;
 
 /// An open sum's running totals (kOpenSum): round-to-nearest sums of the terms' magnitudes
 /// (abssum, for the double rounding of the enclosure sums), of bounds f_i on |computed term|
@@ -272,11 +286,13 @@ struct BoundScalar {
 };
 static_assert(sizeof(BoundScalar) == 64);
 
-/// A closed value's marker (`terms`) without the probable and large bits.
-inline std::uint32_t marker(const BoundScalar& a) { return a.terms & ~(kProbableMark | kLargeMark); }
+/// A closed value's marker (`terms`) without the probable, large and may-be-NaN bits.
+inline std::uint32_t marker(const BoundScalar& a) { return a.terms & ~(kProbableMark | kLargeMark | kMayNaN); }
+/// Whether a float evaluation of the value may be NaN besides the numbers its bounds hold.
+inline bool may_be_nan(const BoundScalar& a) { return a.terms & kMayNaN; }
 /// A closed kProbablePosInfNonNegative value (large or not).
 inline bool probable_overflow(const BoundScalar& a) {
-  return !(a.flags & kOpenSum) && (a.terms & ~kLargeMark) == kProbablePosInfNonNegative;
+  return !(a.flags & kOpenSum) && (a.terms & ~(kLargeMark | kMayNaN)) == kProbablePosInfNonNegative;
 }
 
 /// Whether a value may be a certain infinity or NaN (the header's "certain non-finite values"):
@@ -347,10 +363,12 @@ class BoundDomain {
     return 0.5 * x.lo + 0.5 * x.hi;
   }
 
-  Scalar add(const Scalar& a, const Scalar& b) const;
-  Scalar sub(const Scalar& a, const Scalar& b) const;
-  Scalar mul(const Scalar& a, const Scalar& b) const;
-  Scalar div(const Scalar& a, const Scalar& b) const;
+  // The ops: what each makes of its operands' numbers (the private *_numbers below), and NaN
+  // where an operand may be NaN (the header's "values that may be NaN": IEEE 754 propagates it).
+  Scalar add(const Scalar& a, const Scalar& b) const { return or_nan(add_numbers(a, b), a, b); }
+  Scalar sub(const Scalar& a, const Scalar& b) const { return or_nan(sub_numbers(a, b), a, b); }
+  Scalar mul(const Scalar& a, const Scalar& b) const { return or_nan(mul_numbers(a, b), a, b); }
+  Scalar div(const Scalar& a, const Scalar& b) const { return or_nan(div_numbers(a, b), a, b); }
   /// a / b where b is a sum of terms one of which is a itself (a divide the program text shows
   /// to normalise a value by its own sum, interp/bound/normalizing.hpp): the same value, with
   /// a's share of b's error counted once, as the first order of a / (a + rest).
@@ -358,26 +376,28 @@ class BoundDomain {
   /// a finite a over a b that is +inf with an exact value of at least FLT_MAX is +0 in every
   /// float evaluation, within a.hi / FLT_MAX of the exact quotient (a softmax whose other logits
   /// overflow).
-  Scalar normalized_div(const Scalar& a, const Scalar& b, bool exp_terms = false) const;
+  Scalar normalized_div(const Scalar& a, const Scalar& b, bool exp_terms = false) const {
+    return or_nan(normalized_div_numbers(a, b, exp_terms), a, b);
+  }
   /// x - mean where mean is x's mean over a group (interp/bound/normalizing.hpp): sub, with the
   /// bounds of the error less the mean's kept for centered_square (the header's "centred
   /// second moments").
-  Scalar centering_sub(const Scalar& x, const Scalar& mean) const;
+  Scalar centering_sub(const Scalar& x, const Scalar& mean) const { return or_nan(centering_sub_numbers(x, mean), x, mean); }
   /// c * c for c from centering_sub whose squares are only summed over the mean's group: a
   /// bound of the square's error less 2 c e_m, which cancels in that sum (not a bound of the
   /// square alone). Any other c: mul(c, c).
-  Scalar centered_square(const Scalar& c) const;
-  Scalar neg(const Scalar& a) const;
-  Scalar abs(const Scalar& a) const;
-  Scalar max(const Scalar& a, const Scalar& b) const;
-  Scalar min(const Scalar& a, const Scalar& b) const;
-  Scalar exp(const Scalar& a) const;
-  Scalar log(const Scalar& a) const;
-  Scalar sqrt(const Scalar& a) const;
-  Scalar rsqrt(const Scalar& a) const;
-  Scalar tanh(const Scalar& a) const;
-  Scalar logistic(const Scalar& a) const;
-  Scalar map_monotone(const Scalar& a, const RationalMap& f) const;
+  Scalar centered_square(const Scalar& c) const { return or_nan(centered_square_numbers(c), c); }
+  Scalar neg(const Scalar& a) const { return or_nan(neg_numbers(a), a); }
+  Scalar abs(const Scalar& a) const { return or_nan(abs_numbers(a), a); }
+  Scalar max(const Scalar& a, const Scalar& b) const { return or_nan(max_numbers(a, b), a, b); }  // IEEE maximum: NaN in, NaN out
+  Scalar min(const Scalar& a, const Scalar& b) const { return or_nan(min_numbers(a, b), a, b); }
+  Scalar exp(const Scalar& a) const { return or_nan(exp_numbers(a), a); }
+  Scalar log(const Scalar& a) const { return or_nan(log_numbers(a), a); }
+  Scalar sqrt(const Scalar& a) const { return or_nan(sqrt_numbers(a), a); }
+  Scalar rsqrt(const Scalar& a) const { return or_nan(rsqrt_numbers(a), a); }
+  Scalar tanh(const Scalar& a) const { return or_nan(tanh_numbers(a), a); }
+  Scalar logistic(const Scalar& a) const { return or_nan(logistic_numbers(a), a); }
+  Scalar map_monotone(const Scalar& a, const RationalMap& f) const { return or_nan(map_monotone_numbers(a, f), a); }
   Scalar pi() const;
   /// On the exact enclosures (Undecided when they overlap).
   Tri compare(CompareDirection d, const Scalar& a, const Scalar& b) const;
@@ -410,6 +430,8 @@ class BoundDomain {
   /// NaN for certain, or unknown (an infinite bound: it may overflow, or not).
   enum class Kind : std::uint8_t { Finite, PosInf, NegInf, NaN, Unknown };
   Kind kind(const Scalar& a) const;
+  /// Whether a float evaluation may be NaN besides the numbers the bounds hold (kMayNaN).
+  static bool may_be_nan(const Scalar& a) { return shlo::may_be_nan(a); }
   /// The whole error bound of a value: +inf when unbounded.
   double bound(const Scalar& a) const { return close(a).err; }
   /// The statistical bound (<= bound(a)): +inf when unbounded.
@@ -483,11 +505,37 @@ class BoundDomain {
   /// kink's mean added to the plain part, where that plain part is below s's.
   Scalar max_near_kink(Scalar s, const Scalar& a, const Scalar& b) const;
   static constexpr double kSqrt2Above = 1.4142135623730951;  // the double above sqrt(2)
+  // The ops on their operands' numbers: a value that may be NaN (kMayNaN) is read as its numbers
+  // here; the public op adds the NaN (or_nan).
+  Scalar add_numbers(const Scalar& a, const Scalar& b) const;
+  Scalar sub_numbers(const Scalar& a, const Scalar& b) const;
+  Scalar mul_numbers(const Scalar& a, const Scalar& b) const;
+  Scalar div_numbers(const Scalar& a, const Scalar& b) const;
+  Scalar normalized_div_numbers(const Scalar& a, const Scalar& b, bool exp_terms) const;
+  Scalar centering_sub_numbers(const Scalar& x, const Scalar& mean) const;
+  Scalar centered_square_numbers(const Scalar& c) const;
+  Scalar neg_numbers(const Scalar& a) const;
+  Scalar abs_numbers(const Scalar& a) const;
+  Scalar max_numbers(const Scalar& a, const Scalar& b) const;
+  Scalar min_numbers(const Scalar& a, const Scalar& b) const;
+  Scalar exp_numbers(const Scalar& a) const;
+  Scalar log_numbers(const Scalar& a) const;
+  Scalar sqrt_numbers(const Scalar& a) const;
+  Scalar rsqrt_numbers(const Scalar& a) const;
+  Scalar tanh_numbers(const Scalar& a) const;
+  Scalar logistic_numbers(const Scalar& a) const;
+  Scalar map_monotone_numbers(const Scalar& a, const RationalMap& f) const;
+  /// r, the result of an op on a and b: where either may be NaN, r or NaN (with_nan).
+  Scalar or_nan(const Scalar& r, const Scalar& a, const Scalar& b = Scalar{}) const {
+    return may_be_nan(a) || may_be_nan(b) ? with_nan(r) : r;
+  }
+  /// r or NaN: r marked kMayNaN; a NaN stays NaN; an infinity (or NaN) is unknown.
+  Scalar with_nan(const Scalar& r) const;
   Scalar div_generic(const Closed& a, const Closed& b, std::uint8_t flags) const;
-  Scalar positive_domain(const Scalar& a, Iv (*f)(Iv), double ulps, bool zero_allowed, const char* what) const;
+  Scalar positive_domain(const Scalar& a, Iv (*f)(Iv), double ulps, bool zero_allowed) const;
   /// positive_domain for a function smooth on x > 0 (log, sqrt, rsqrt), with its first-order
   /// statistical part from its derivative `slope` (as exp's).
-  Scalar smooth_positive(const Scalar& a, Iv (*f)(Iv), Iv (*slope)(Iv), double ulps, bool zero_allowed, const char* what) const;
+  Scalar smooth_positive(const Scalar& a, Iv (*f)(Iv), Iv (*slope)(Iv), double ulps, bool zero_allowed) const;
   Scalar unknown(std::uint8_t flags) const;  // exact value not known at double precision: anything goes
   Closed close_sum(const Scalar& a) const;
   Scalar from_literal_value(const Literal& lit, const std::string& what) const;
@@ -627,7 +675,9 @@ inline BoundDomain::Closed BoundDomain::summand(const Scalar& a, std::uint32_t& 
 inline BoundScalar BoundDomain::as_open_sum(const Scalar& acc) const {
   if ((acc.flags & (kOpenSum | kShared)) == kOpenSum) return acc;
   if (!(acc.flags & kOpenSum) && nonfinite(acc)) return opened_nonfinite(acc);
-  return opened(acc.flags & (kShared | kSharedTerms) ? from_closed(close(acc), acc.flags & ~(kShared | kSharedTerms)) : acc);
+  Scalar s = opened(acc.flags & (kShared | kSharedTerms) ? from_closed(close(acc), acc.flags & ~(kShared | kSharedTerms)) : acc);
+  s.terms |= acc.terms & kMayNaN;
+  return s;
 }
 
 inline Iv BoundDomain::widened(Iv x, double e) {
@@ -676,6 +726,7 @@ inline void BoundDomain::add_product(Scalar& s, const ProductOperand& a, const P
 
 inline void BoundDomain::mac(Scalar& acc, const Scalar& a, const Scalar& b) const {
   acc = as_open_sum(acc);
+  acc.terms |= (a.terms | b.terms) & kMayNaN;  // NaN times anything, 0 too, is NaN
   if (nonfinite(a) || nonfinite(b)) {
     bool probable = false;
     const Kind k = product_kind(a, b, probable);

@@ -4,6 +4,8 @@
 // operand gives an exact infinity where the result is one). A program whose softmax takes exp of
 // logits in the hundreds (no max subtracted) then has NaN outputs in every float32 evaluation,
 // which the check can say instead of "no verdict". What these rules cannot decide is unknown.
+// Also here: a value that may be NaN besides its numbers (with_nan; the header's "values that may
+// be NaN").
 #include <cmath>
 #include <limits>
 
@@ -65,6 +67,16 @@ int BoundDomain::certain_sign(const Scalar& a, bool& probable) const {
   const int sign = p.lo >= kSmallestNormal ? 1 : p.hi <= -kSmallestNormal ? -1 : 2;
   if (sign != 2) probable = true;
   return sign;
+}
+
+BoundScalar BoundDomain::with_nan(const Scalar& r) const {
+  const Kind k = kind(r);
+  if (k == Kind::NaN) return r;  // NaN either way
+  // An infinity or NaN, or a value marked as possibly overflowing: nothing this type can say.
+  if (k == Kind::PosInf || k == Kind::NegInf || (!(r.flags & kOpenSum) && marker(r) != 0)) return unknown(r.flags);
+  Scalar s = r;
+  s.terms |= kMayNaN;
+  return s;
 }
 
 BoundScalar BoundDomain::nonfinite_binary(Binary op, const Scalar& a, const Scalar& b) const {

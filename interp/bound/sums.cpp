@@ -23,7 +23,7 @@ BoundScalar BoundDomain::opened(const Scalar& v) {
   s.sum.abssum = m;
   s.sum.magsum = m + v.err;
   s.sum.variance = sigma * sigma;  // its inherited error's random part
-  s.terms = s.sum.magsum == 0 ? 0 : 1;
+  s.terms = (s.sum.magsum == 0 ? 0 : 1) | (v.terms & kMayNaN);
   if (!std::isfinite(s.sum.magsum)) s.flags |= kUnbounded;
   return s;
 }
@@ -35,11 +35,12 @@ BoundDomain::Closed BoundDomain::close_sum(const Scalar& a) const {
   if ((a.flags & kSumCertain) || (a.terms & kSumProbable)) {  // a certain infinity or NaN among the terms: BoundDomain::kind says which
     return {{-kInf, kInf}, kInf, kInf, 0, kInf, a.events};
   }
-  const double n = static_cast<double>(a.terms);
+  const std::uint32_t count = a.terms & kTermCount;
+  const double n = static_cast<double>(count);
   const double c = up((2 * n + 4) * 0x1p-53);
-  const double float_sums = up(1 + gamma_f32(2 * a.terms + 2));
+  const double float_sums = up(1 + gamma_f32(2 * count + 2));
   const double widen = up(up(a.sum.abssum * c) * (1 + c));
-  Closed out{{down(a.lo - widen), up(a.hi + widen)}, 0, 0, 0, 0, up_float(a.events * float_sums) + (a.terms >= 1 ? 1.0f : 0.0f)};
+  Closed out{{down(a.lo - widen), up(a.hi + widen)}, 0, 0, 0, 0, up_float(a.events * float_sums) + (count >= 1 ? 1.0f : 0.0f)};
   // A term 0 * inf, or infinities of both signs, leave no real sum: the whole line encloses it.
   if (!(out.x.lo <= out.x.hi)) out.x = {-kInf, kInf};
   // A term whose sound bound is infinite (its float value may overflow) leaves the sum's sound
@@ -53,8 +54,8 @@ BoundDomain::Closed BoundDomain::close_sum(const Scalar& a) const {
     out.err = out.pdet = out.perr = kInf;
     return out;
   }
-  const double flush = profile_.flush_to_zero ? a.terms * 0x1p-126 : 0;  // a partial sum flushed to zero
-  const double gamma = gamma_f32(a.terms > 0 ? a.terms - 1 : 0);
+  const double flush = profile_.flush_to_zero ? count * 0x1p-126 : 0;  // a partial sum flushed to zero
+  const double gamma = gamma_f32(count > 0 ? count - 1 : 0);
   const double magsum = up_mul(a.sum.magsum, 1 + c);
   out.err = sound_unbounded ? kInf : up_sum(up_sum(up_mul(a.err, 1 + c), up_mul(gamma, magsum)), flush);
   if (up(mag(out.x) + out.err) > kFloatMax) out.err = kInf;
@@ -75,7 +76,7 @@ BoundDomain::Closed BoundDomain::close_sum(const Scalar& a) const {
   const double plarger_part = std::min(pmag, up(0.5 * up_sum(pmag, pterm_sum)));
   const double ppartial = up_sum(plarger_part, up_mul(gamma, pmag));
   const double step = std::min(partial, ppartial);
-  const double additions = a.terms > 1 ? up_mul(0x1p-48, up_mul(n - 1, up_mul(step, step))) : 0;
+  const double additions = count > 1 ? up_mul(0x1p-48, up_mul(n - 1, up_mul(step, step))) : 0;
   const double variance = up_sum(additions, up_mul(a.sum.variance, 1 + c));
   out.sigma = up(std::sqrt(variance));
   // A partial sum beyond the float range may overflow in some order, though the whole sum fits:
@@ -115,13 +116,14 @@ BoundScalar BoundDomain::closed(const Scalar& a) const {
     const Kind k = sum_kind(a, probable);
     Scalar s = certain(k, a.flags, probable);
     if (k == Kind::PosInf && (a.terms & kSumLargePosInf)) s.terms |= kLargeMark;
-    return s;
+    return may_be_nan(a) ? with_nan(s) : s;
   }
   // A shared open sum stays shared (its copies still share one error), and one that admitted
   // shared terms becomes shared with an unknown source: its sigma as computed.
   const std::int64_t source = source_of(a);
   const std::uint8_t flags = static_cast<std::uint8_t>((a.flags & ~kSharedTerms) | (source >= 0 ? kShared : 0));
-  return from_closed(close_sum(a), flags, source > 0 ? static_cast<std::uint32_t>(source) : 0);
+  const Scalar s = from_closed(close_sum(a), flags, source > 0 ? static_cast<std::uint32_t>(source) : 0);
+  return may_be_nan(a) ? with_nan(s) : s;
 }
 
 void BoundDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C, std::int64_t M, std::int64_t K, std::int64_t N) const {
@@ -186,10 +188,17 @@ void BoundDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C,
     for (std::int64_t i = 0; i < K * N; ++i)
       if (!specials || !b_special[static_cast<std::size_t>(i)]) b_closed[static_cast<std::size_t>(i)] = product_operand(B[i]);
   }
+  // A product with an operand that may be NaN may be NaN (0 * NaN too): its sum may be.
+  std::vector<std::uint8_t> row_nan(um, 0), column_nan(un, 0);
+  for (std::int64_t m = 0; m < M; ++m)
+    for (std::int64_t k = 0; k < K; ++k) row_nan[static_cast<std::size_t>(m)] |= may_be_nan(A[m * K + k]);
+  for (std::int64_t k = 0; k < K; ++k)
+    for (std::int64_t n = 0; n < N; ++n) column_nan[static_cast<std::size_t>(n)] |= may_be_nan(B[k * N + n]);
   for (std::int64_t m = 0; m < M; ++m)
     for (std::int64_t n = 0; n < N; ++n) {
       Scalar& c = C[m * N + n];
       c = as_open_sum(c);
+      if (row_nan[static_cast<std::size_t>(m)] || column_nan[static_cast<std::size_t>(n)]) c.terms |= kMayNaN;
       c.flags |= row_flags[static_cast<std::size_t>(m)] | column_flags[static_cast<std::size_t>(n)];
       const bool by_row = row_admits[static_cast<std::size_t>(m)], by_column = !by_row && column_admits[static_cast<std::size_t>(n)];
       if (by_row || by_column) {
@@ -217,6 +226,7 @@ void BoundDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C,
 
 BoundScalar BoundDomain::accumulate(const Scalar& acc_in, const Scalar& x) const {
   Scalar acc = as_open_sum(acc_in);
+  acc.terms |= x.terms & kMayNaN;  // NaN plus anything is NaN
   if (probable_overflow(x)) {
     add_probable_overflow(acc, x);
     return acc;
@@ -225,7 +235,7 @@ BoundScalar BoundDomain::accumulate(const Scalar& acc_in, const Scalar& x) const
     add_nonfinite_term(acc, kind(x), probable(x), large(x));
     return acc;
   }
-  if (!(x.flags & kOpenSum) && x.terms == kNonNegativeFloat && !(x.err < kInf)) {
+  if (!(x.flags & kOpenSum) && marker(x) == kNonNegativeFloat && !(x.err < kInf)) {
     add_nonnegative_term(acc, x);
     return acc;
   }

@@ -215,7 +215,7 @@ Tensor<typename D::Scalar> select_and_scatter(const D& d, const Tensor<typename 
   //    zero-filled on the program's thread first).
   struct Sent {
     std::int64_t position;
-    std::uint8_t exact, floating;
+    std::uint8_t exact, floating, likely;
   };
   const std::int64_t per = may_flip ? n : 1;
   std::vector<Sent, DefaultInitAllocator<Sent>> sent(static_cast<std::size_t>(source.size() * per));
@@ -235,20 +235,21 @@ Tensor<typename D::Scalar> select_and_scatter(const D& d, const Tensor<typename 
       });
       const auto members = d.window_selection(select, values);
       for (std::size_t k = 0; k < candidates.size(); ++k)
-        if (members[k].exact || members[k].floating) to[sent_count++] = {candidates[k], members[k].exact, members[k].floating};
+        if (members[k].exact || members[k].floating)
+          to[sent_count++] = {candidates[k], members[k].exact, members[k].floating, members[k].likely};
     } else {
       std::int64_t selected = -1;
       for_each_candidate(s, [&](std::int64_t off) {
         if (selected < 0 || !selects(operand[selected], operand[off])) selected = off;
       });
-      if (selected >= 0) to[sent_count++] = {selected, 1, 1};
+      if (selected >= 0) to[sent_count++] = {selected, 1, 1, 1};
     }
   }, 256);
   // 2. Per result element, its terms in increasing source order.
   Tensor<S> out(operand.shape, filled(operand.size(), init));
   auto add_term = [&](std::int64_t s, const Sent& t) {
     auto& o = out[t.position];
-    if constexpr (may_flip) o = d.accumulate(o, d.scatter_term(source[s], {t.exact, t.floating}));
+    if constexpr (may_flip) o = d.accumulate(o, d.scatter_term(source[s], {t.exact, t.floating, t.likely}));
     else if constexpr (one_op_bodies) o = combine(d, scatter, o, source[s]);
     else o = scatter(o, source[s]);
   };

@@ -192,7 +192,9 @@ class CheckVerdict:
     worst_ratio (error over the sound bound), worst_pratio (over the statistical bound), over,
     improbable, flips, unbounded, improbable_probability, statistical_only (elements with no finite
     sound bound, judged by the statistical tier alone), certain_nonfinite (elements that every float
-    evaluation makes inf or NaN, judged on that value), verdict), .consistent_profiles, and
+    evaluation makes inf or NaN, judged on that value), probable_nonfinite (of those, the ones decided
+    by the statistical tier), nan_alternative (NaN elements where a comparison upstream may take a
+    branch that is NaN: NaN is one of their values), verdict), .consistent_profiles, and
     .table / .json as `shlo check` prints them."""
 
     def __init__(self, d):

@@ -176,6 +176,7 @@ class AgainstTheCommand(unittest.TestCase):
         # Every one of them sound (an overflow whatever the rounding), as the command says.
         self.assertEqual([r["probable_nonfinite"] for r in verdict.rows], [o["probable_nonfinite"] for o in command["outputs"]])
         self.assertEqual(verdict.rows[0]["probable_nonfinite"], 0)
+        self.assertEqual([r["nan_alternative"] for r in verdict.rows], [o["nan_alternative"] for o in command["outputs"]])
         self.assertEqual(verdict.rows[0]["verdict"], "PASS")
         # The control: a finite number where every evaluation gives NaN fails.
         outputs[0][0, 0] = np.float32(0.5)
