@@ -161,4 +161,8 @@ std::vector<std::vector<BoundScalar>> bound_outputs(const BoundDomain& d, const 
   return out;
 }
 
+CheckReport check_ieee(const Module& m, const Arrays& inputs, const Arrays& outputs) {
+  return check_float_outputs(m, float_profile("ieee"), {inputs}, {outputs}, 1, {}, CheckOptions{});
+}
+
 }  // namespace shlo::test

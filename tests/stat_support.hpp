@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
@@ -15,10 +16,14 @@
 #include "ast/program.hpp"
 #include "interp/bound/bound.hpp"
 #include "interp/npy.hpp"
+#include "oracle/float_check.hpp"
 
 namespace shlo::test {
 
 using Arrays = std::vector<NpyArray>;
+
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+inline constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 inline NpyArray f32_array(const Shape& shape, std::vector<float> v) { return NpyArray{shape, std::move(v)}; }
 inline const std::vector<float>& data(const NpyArray& a) { return std::get<std::vector<float>>(a.data); }
@@ -122,6 +127,9 @@ inline BoundScalar closed_scalar(double x, double err, float pdet, double sigma)
   s.st.sigma = sigma;
   return s;
 }
+
+/// `shlo check` of one replica's float32 outputs under the ieee profile, default options.
+CheckReport check_ieee(const Module& m, const Arrays& inputs, const Arrays& outputs);
 
 /// Each output of m on `in` in the bound domain, closed.
 std::vector<std::vector<BoundScalar>> bound_outputs(const BoundDomain& d, const Module& m, const Arrays& in);

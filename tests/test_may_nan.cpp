@@ -22,8 +22,6 @@ using namespace shlo::test;
 namespace {
 
 using Kind = BoundDomain::Kind;
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 // The exact comparison false, the float one may be true.
 constexpr std::uint8_t kExactFalseMayFlip = kPredFloatMayFlip;
 
@@ -35,9 +33,6 @@ BoundScalar zero_or_nan(const BoundDomain& d) {
   return d.select_widened(kExactFalseMayFlip, nan, d.from_double(0));
 }
 
-CheckReport check(const Module& m, const Arrays& inputs, const Arrays& outputs) {
-  return check_float_outputs(m, float_profile("ieee"), {inputs}, {outputs}, 1, {}, CheckOptions{});
-}
 
 }  // namespace
 
@@ -219,11 +214,11 @@ TEST_CASE("may be NaN: shlo check passes a NaN where a relu may take a NaN gradi
   REQUIRE(1.0 - 3.0 * static_cast<double>(third) < 0);  // the exact comparison: false
   REQUIRE(1.0f - 3.0f * third == 0.0f);                  // the float one: false too here
   // The honest float32 outputs: h = 0 in float, so the relu is off: d = [0, 0], s = 0.
-  const CheckReport honest = check(m, in, {f32_array({2}, {0, 0}), f32_array({}, {0})});
+  const CheckReport honest = check_ieee(m, in, {f32_array({2}, {0, 0}), f32_array({}, {0})});
   CHECK(honest.verdict() == Verdict::Pass);
   CHECK(honest.outputs[0].unbounded == 0);
   // An evaluation whose float comparison took the other way: NaN, still honest.
-  const CheckReport flipped = check(m, in, {f32_array({2}, {kNaN, 0}), f32_array({}, {kNaN})});
+  const CheckReport flipped = check_ieee(m, in, {f32_array({2}, {kNaN, 0}), f32_array({}, {kNaN})});
   CHECK(flipped.verdict() == Verdict::Pass);
   CHECK(flipped.outputs[0].nan_alternative == 1);
   CHECK(flipped.outputs[1].nan_alternative == 1);
@@ -231,10 +226,10 @@ TEST_CASE("may be NaN: shlo check passes a NaN where a relu may take a NaN gradi
   CHECK(format_json(flipped).find("\"nan_alternative\": 1") != std::string::npos);
   // Controls: a number other than 0 there fails; and where the comparison cannot flip (h = -2
   // for b = 1), a NaN fails.
-  CHECK(check(m, in, {f32_array({2}, {1, 0}), f32_array({}, {0})}).outputs[0].verdict() == Verdict::Fail);
-  CHECK(check(m, in, {f32_array({2}, {0, 0}), f32_array({}, {5})}).outputs[1].verdict() == Verdict::Fail);
+  CHECK(check_ieee(m, in, {f32_array({2}, {1, 0}), f32_array({}, {0})}).outputs[0].verdict() == Verdict::Fail);
+  CHECK(check_ieee(m, in, {f32_array({2}, {0, 0}), f32_array({}, {5})}).outputs[1].verdict() == Verdict::Fail);
   const Arrays decided = {in[0], in[1], f32_array({2}, {1, 1})};
-  const CheckReport control = check(m, decided, {f32_array({2}, {kNaN, 0}), f32_array({}, {kNaN})});
+  const CheckReport control = check_ieee(m, decided, {f32_array({2}, {kNaN, 0}), f32_array({}, {kNaN})});
   CHECK(control.outputs[0].verdict() == Verdict::Fail);
   CHECK(control.outputs[1].verdict() == Verdict::Fail);
   CHECK(control.outputs[0].nan_alternative == 0);

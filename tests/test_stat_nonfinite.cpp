@@ -21,12 +21,7 @@ using namespace shlo::test;
 namespace {
 
 using Kind = BoundDomain::Kind;
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
-CheckReport check(const Module& m, const Arrays& inputs, const Arrays& outputs) {
-  return check_float_outputs(m, float_profile("ieee"), {inputs}, {outputs}, 1, {}, CheckOptions{});
-}
 
 }  // namespace
 
@@ -220,7 +215,7 @@ TEST_CASE("nonfinite: a softmax that overflows in every evaluation is judged on 
   const float p1[] = {e1 / s1, e2 / s1, e3 / s1};
   const float t1 = p1[0] * 1 + p1[1] * 2 + p1[2] * 3;
   const Arrays honest = {f32_array({2, 3}, {kNaN, 0, 0, p1[0], p1[1], p1[2]}), f32_array({2}, {kNaN, t1})};
-  const CheckReport r = check(m, in, honest);
+  const CheckReport r = check_ieee(m, in, honest);
   REQUIRE(r.outputs.size() == 2);
   // p[0][0] and t[0] are NaN in every evaluation; p[0][1] and p[0][2], a finite exp over a sum of
   // positive exps one of which exceeds FLT_MAX, are +0 in every evaluation, their exact values
@@ -234,8 +229,8 @@ TEST_CASE("nonfinite: a softmax that overflows in every evaluation is judged on 
   CHECK(r.outputs[0].statistical_only == 0);  // sound: the overflow and the exps' bounds are
   // Control: a probability that is not 0 there is a FAIL.
   const Arrays nonzero = {f32_array({2, 3}, {kNaN, 0, 1e-30f, p1[0], p1[1], p1[2]}), honest[1]};
-  CHECK(check(m, in, nonzero).outputs[0].verdict() == Verdict::Fail);
-  CHECK(check(m, in, nonzero).outputs[0].over == 1);
+  CHECK(check_ieee(m, in, nonzero).outputs[0].verdict() == Verdict::Fail);
+  CHECK(check_ieee(m, in, nonzero).outputs[0].over == 1);
   // Only a divide of exps by their own sum from 0 is read so: x / sum(x) is not (its terms may be
   // negative, the sum far below its largest term).
   CHECK(normalizing_divides(m, true).size() == 1);
@@ -249,20 +244,20 @@ TEST_CASE("nonfinite: a softmax that overflows in every evaluation is judged on 
   CHECK(format_json(r).find("\"certain_nonfinite\": 1") != std::string::npos);
   // Controls: a finite number where every evaluation gives NaN is a FAIL, and so is an infinity.
   const Arrays finite_loss = {honest[0], f32_array({2}, {0, t1})};
-  const CheckReport f = check(m, in, finite_loss);
+  const CheckReport f = check_ieee(m, in, finite_loss);
   CHECK(f.outputs[1].verdict() == Verdict::Fail);
   CHECK(f.outputs[1].over == 1);
   CHECK(f.outputs[1].worst_flat == 0);
   const Arrays inf_loss = {honest[0], f32_array({2}, {std::numeric_limits<float>::infinity(), t1})};
-  CHECK(check(m, in, inf_loss).outputs[1].verdict() == Verdict::Fail);
+  CHECK(check_ieee(m, in, inf_loss).outputs[1].verdict() == Verdict::Fail);
   // Control: below the threshold nothing is certain, every element has a bound, and an honest
   // NaN is a FAIL.
   const Arrays small = {f32_array({2, 3}, {80, 1, 2, 1, 2, 3})};
-  const CheckReport below = check(m, small, f32_outputs(kSoftmax, small));
+  const CheckReport below = check_ieee(m, small, f32_outputs(kSoftmax, small));
   CHECK(below.verdict() == Verdict::Pass);
   CHECK(below.outputs[0].certain_nonfinite + below.outputs[1].certain_nonfinite == 0);
   const Arrays small_nan = {f32_outputs(kSoftmax, small)[0], f32_array({2}, {kNaN, t1})};
-  CHECK(check(m, small, small_nan).outputs[1].verdict() == Verdict::Fail);
+  CHECK(check_ieee(m, small, small_nan).outputs[1].verdict() == Verdict::Fail);
 }
 
 TEST_CASE("nonfinite: mlp_train_step on inputs between -1 and 1 is NaN in every float32 evaluation, and judged so", "[bound][stat][artifacts]") {
@@ -278,7 +273,7 @@ TEST_CASE("nonfinite: mlp_train_step on inputs between -1 and 1 is NaN in every 
   for (const auto& a : out)
     for (float v : data(a)) nan_outputs += v != v;
   REQUIRE(nan_outputs > 600000);  // its softmax overflows: the honest run's outputs are NaN
-  const CheckReport r = check(m, in, out);
+  const CheckReport r = check_ieee(m, in, out);
   CHECK(r.verdict() == Verdict::Pass);  // every element was NO VERDICT before
   std::int64_t certain = 0;
   for (const auto& o : r.outputs) certain += o.certain_nonfinite;
@@ -287,7 +282,7 @@ TEST_CASE("nonfinite: mlp_train_step on inputs between -1 and 1 is NaN in every 
   // Control: a finite number in place of one certain NaN is a FAIL.
   Arrays changed = out;
   std::get<std::vector<float>>(changed[0].data)[0] = 0.5f;
-  const CheckReport c = check(m, in, changed);
+  const CheckReport c = check_ieee(m, in, changed);
   CHECK(c.verdict() == Verdict::Fail);
   CHECK(c.outputs[0].over == 1);
 }

@@ -20,7 +20,6 @@ using namespace shlo::test;
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // 1 +- inf soundly, +- pdet statistically (a plain part): a value past an exp that may overflow.
 BoundScalar past_overflow(float pdet) {
@@ -32,9 +31,6 @@ BoundScalar past_overflow(float pdet) {
   return x;
 }
 
-CheckReport check(const Module& m, const Arrays& inputs, const Arrays& outputs) {
-  return check_float_outputs(m, float_profile("ieee"), {inputs}, {outputs}, 1, {}, CheckOptions{});
-}
 
 // Eight dot products of 4096 positive terms, each near `target`, then exp, a scale into the
 // float range, and their sum: two outputs.
@@ -115,7 +111,7 @@ TEST_CASE("stat tier past a sound infinity: exp of dot products near the overflo
   // log(FLT_MAX) = 88.7228: the dots' sound bounds (gamma_4095 times about 88.7, 0.022) reach it,
   // their statistical bounds (about lambda sqrt(4095) u 88.7, 0.003) do not.
   const ExpOfDots honest = exp_of_dots(88.715);
-  const CheckReport r = check(m, honest.inputs, {f32_array({8}, honest.p), f32_array({}, {honest.s})});
+  const CheckReport r = check_ieee(m, honest.inputs, {f32_array({8}, honest.p), f32_array({}, {honest.s})});
   INFO(format_table(r));
   CHECK(r.verdict() == Verdict::Pass);
   REQUIRE(r.outputs.size() == 2);
@@ -132,7 +128,7 @@ TEST_CASE("stat tier past a sound infinity: exp of dot products near the overflo
   // though no sound bound can say so: IMPROBABLE, never FAIL.
   std::vector<float> p2 = honest.p;
   for (auto& v : p2) v *= 1.02f;
-  const CheckReport off = check(m, honest.inputs, {f32_array({8}, p2), f32_array({}, {honest.s * 1.02f})});
+  const CheckReport off = check_ieee(m, honest.inputs, {f32_array({8}, p2), f32_array({}, {honest.s * 1.02f})});
   CHECK(off.verdict() == Verdict::Improbable);
   CHECK(off.outputs[0].improbable == 8);
   CHECK(off.outputs[1].improbable == 1);
@@ -142,7 +138,7 @@ TEST_CASE("stat tier past a sound infinity: exp of dot products near the overflo
   // honest float is inf), and so is p = inf * 1e-30 and their sum. Before that rule: no verdict.
   const ExpOfDots beyond = exp_of_dots(88.74);
   for (float v : beyond.p) REQUIRE(std::isinf(v));
-  const CheckReport none = check(m, beyond.inputs, {f32_array({8}, beyond.p), f32_array({}, {beyond.s})});
+  const CheckReport none = check_ieee(m, beyond.inputs, {f32_array({8}, beyond.p), f32_array({}, {beyond.s})});
   INFO(format_table(none));
   CHECK(none.verdict() == Verdict::Pass);
   CHECK(none.outputs[0].unbounded == 0);
@@ -153,13 +149,13 @@ TEST_CASE("stat tier past a sound infinity: exp of dot products near the overflo
   // A finite number there is IMPROBABLE, not FAIL: no sound bound says the exp overflows.
   std::vector<float> finite_p = beyond.p;
   finite_p[0] = 0.125f;
-  const CheckReport finite = check(m, beyond.inputs, {f32_array({8}, finite_p), f32_array({}, {beyond.s})});
+  const CheckReport finite = check_ieee(m, beyond.inputs, {f32_array({8}, finite_p), f32_array({}, {beyond.s})});
   CHECK(finite.verdict() == Verdict::Improbable);
   CHECK(finite.outputs[0].improbable == 1);
   CHECK(finite.outputs[0].over == 0);
   // Control: well below the threshold both bounds are finite, no element judged statistically alone.
   const ExpOfDots below = exp_of_dots(80.0);
-  const CheckReport bounded = check(m, below.inputs, {f32_array({8}, below.p), f32_array({}, {below.s})});
+  const CheckReport bounded = check_ieee(m, below.inputs, {f32_array({8}, below.p), f32_array({}, {below.s})});
   CHECK(bounded.verdict() == Verdict::Pass);
   CHECK(bounded.outputs[0].statistical_only == 0);
   CHECK(bounded.first_unbounded.empty());
@@ -178,13 +174,13 @@ TEST_CASE("sums: partial sums that may leave the float range leave the bound inf
   const Arrays big = {f32_array({3}, {3e38f, 3e38f, -3e38f})};
   const float inf = std::numeric_limits<float>::infinity();
   REQUIRE(std::isinf((3e38f + 3e38f) - 3e38f));
-  const CheckReport overflowed = check(m, big, {f32_array({}, {inf})});
+  const CheckReport overflowed = check_ieee(m, big, {f32_array({}, {inf})});
   CHECK(overflowed.verdict() == Verdict::NoVerdict);  // formerly FAIL: an honest order called a bug
-  CHECK(check(m, big, {f32_array({}, {3e38f})}).verdict() == Verdict::NoVerdict);
+  CHECK(check_ieee(m, big, {f32_array({}, {3e38f})}).verdict() == Verdict::NoVerdict);
   // Control: partial sums within the range (at most 2e38): a bound, PASS, and inf a FAIL.
   const Arrays fits = {f32_array({3}, {1e38f, 1e38f, -1e38f})};
-  CHECK(check(m, fits, {f32_array({}, {1e38f})}).verdict() == Verdict::Pass);
-  CHECK(check(m, fits, {f32_array({}, {inf})}).verdict() == Verdict::Fail);
+  CHECK(check_ieee(m, fits, {f32_array({}, {1e38f})}).verdict() == Verdict::Pass);
+  CHECK(check_ieee(m, fits, {f32_array({}, {inf})}).verdict() == Verdict::Fail);
 }
 
 TEST_CASE("stat tier past a sound infinity: judged alone under ieee and cuda, not under the reduced-operand profiles",

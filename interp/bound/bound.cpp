@@ -642,10 +642,7 @@ Tri BoundDomain::compare(CompareDirection d, const Scalar& a, const Scalar& b) c
 
 std::uint8_t BoundDomain::compare_bits(CompareDirection d, const Scalar& a, const Scalar& b) const {
   if (may_be_nan(a) || may_be_nan(b)) {  // a NaN makes the float comparison false (NE: true), in any tier
-    Scalar x = a, y = b;
-    x.terms &= ~kMayNaN;
-    y.terms &= ~kMayNaN;
-    return static_cast<std::uint8_t>((compare_bits(d, x, y) | kPredFloatMayFlip) & ~kPredStatDecided);
+    return static_cast<std::uint8_t>((compare_bits(d, numbers_of(a), numbers_of(b)) | kPredFloatMayFlip) & ~kPredStatDecided);
   }
   // Certain infinities and NaN (nonfinite.cpp): decided in every evaluation, or as unknown values.
   if (nonfinite(a) || nonfinite(b)) {
@@ -784,9 +781,7 @@ std::vector<BoundDomain::Membership> BoundDomain::window_selection(CompareDirect
 
 BoundScalar BoundDomain::scatter_term(const Scalar& source, Membership m) const {
   if (may_be_nan(source)) {  // its NaN where it may be chosen
-    Scalar numbers = source;
-    numbers.terms &= ~kMayNaN;
-    const Scalar t = scatter_term(numbers, m);
+    const Scalar t = scatter_term(numbers_of(source), m);
     return m.floating != 0 ? with_nan(t) : t;
   }
   if (nonfinite(source)) {  // never chosen: no term; surely chosen: the value

@@ -290,6 +290,11 @@ static_assert(sizeof(BoundScalar) == 64);
 inline std::uint32_t marker(const BoundScalar& a) { return a.terms & ~(kProbableMark | kLargeMark | kMayNaN); }
 /// Whether a float evaluation of the value may be NaN besides the numbers its bounds hold.
 inline bool may_be_nan(const BoundScalar& a) { return a.terms & kMayNaN; }
+/// The value's numbers: the same value without "or NaN".
+inline BoundScalar numbers_of(BoundScalar a) {
+  a.terms &= ~kMayNaN;
+  return a;
+}
 /// A closed kProbablePosInfNonNegative value (large or not).
 inline bool probable_overflow(const BoundScalar& a) {
   return !(a.flags & kOpenSum) && (a.terms & ~(kLargeMark | kMayNaN)) == kProbablePosInfNonNegative;
@@ -675,7 +680,9 @@ inline BoundDomain::Closed BoundDomain::summand(const Scalar& a, std::uint32_t& 
 inline BoundScalar BoundDomain::as_open_sum(const Scalar& acc) const {
   if ((acc.flags & (kOpenSum | kShared)) == kOpenSum) return acc;
   if (!(acc.flags & kOpenSum) && nonfinite(acc)) return opened_nonfinite(acc);
-  Scalar s = opened(acc.flags & (kShared | kSharedTerms) ? from_closed(close(acc), acc.flags & ~(kShared | kSharedTerms)) : acc);
+  if (!(acc.flags & (kShared | kSharedTerms))) return opened(acc);
+  // A shared value is rebuilt from its closed parts, which hold no "or NaN".
+  Scalar s = opened(from_closed(close(acc), acc.flags & ~(kShared | kSharedTerms)));
   s.terms |= acc.terms & kMayNaN;
   return s;
 }
