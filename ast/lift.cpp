@@ -180,6 +180,68 @@ Lifted lift(const Module& m) {
     return std::tuple<ExprPtr, std::size_t, std::optional<std::int64_t>>{make_expr(std::move(e), false), taken, start};
   };
 
+  // The blocks whose template matches at each line, each checked on its own text (sizes that
+  // agree, consecutive %v names), in candidate order; and, where none does, why (the nearest
+  // template). The batch and the children depend on what was read before: checked in order below.
+  struct LocalMatches {
+    std::vector<Block> blocks;
+    std::string refused;
+    const Candidate* nearest = nullptr;  // the template that matched the most lines here
+    std::size_t nearest_lines = 0;
+  };
+  auto local_matches = [&](std::size_t i) {
+    LocalMatches out;
+    for (const auto& cand : candidates()) {
+      const std::size_t k = cand.tmpl->chunks.size();
+      TemplateMatch match;
+      std::size_t lines = 0;
+      while (lines < k && i + lines < f.body.size() && std::holds_alternative<Instruction>(f.body[i + lines]) &&
+             match_chunk(cand.tmpl->chunks[lines], text[i + lines], match))
+        ++lines;
+      if (lines > out.nearest_lines) out.nearest = &cand, out.nearest_lines = lines;
+      if (lines < k) continue;
+      const std::string matched = std::string(cand.spec->name) + " matches " + std::to_string(k) + " line(s) here, but ";
+      if (!finish_match(match)) {  // derived sizes (a product, the pads) disagree
+        if (out.refused.empty()) out.refused = matched + "the sizes it prints do not agree with one another";
+        continue;
+      }
+      // Fresh names are %v<k0>, %v<k0+1>, ... in order.
+      std::optional<std::int64_t> start;
+      bool ok = true;
+      for (std::size_t j = 0; j < match.env.fresh.size() && ok; ++j) {
+        const auto n = fresh_number(match.env.fresh[j]);
+        ok = n && (j == 0 || *n == *start + static_cast<std::int64_t>(j));
+        if (j == 0 && n) start = n;
+      }
+      if (!ok) {
+        if (out.refused.empty()) out.refused = matched + "its results are not consecutive %v names";
+        continue;
+      }
+      Block b{cand.spec, match, i, k, start, start ? std::optional<std::int64_t>(*start + cand.tmpl->fresh_count) : std::nullopt,
+              "", {}};
+      b.result = cand.spec->arity == Arity::Family ? "%armean" + match.env.strings.at("t") : match.env.fresh.back();
+      for (char role : cand.tmpl->operands) b.operands.push_back(match.env.operands.at(role));
+      out.blocks.push_back(std::move(b));
+    }
+    return out;
+  };
+  std::vector<LocalMatches> at(f.body.size());
+  for (std::size_t i = 0; i < f.body.size(); ++i)
+    if (std::holds_alternative<Instruction>(f.body[i])) at[i] = local_matches(i);
+  // Templates may overlap: gapF's text is broadcastBack's followed by the first two lines of
+  // gapBack's, so reading the longest template first can strand the lines after it. The fewest
+  // verbatim lines from each line to the end (every way of cutting the text into blocks) decides
+  // which blocks lead to a whole reading; among those the candidate order still chooses.
+  std::vector<std::size_t> verbatim_after(f.body.size() + 1, 0);
+  for (std::size_t i = f.body.size(); i-- > 0;) {
+    if (!std::holds_alternative<Instruction>(f.body[i])) {
+      verbatim_after[i] = verbatim_after[i + 1];
+      continue;
+    }
+    verbatim_after[i] = 1 + verbatim_after[i + 1];
+    for (const auto& b : at[i].blocks) verbatim_after[i] = std::min(verbatim_after[i], verbatim_after[i + b.items]);
+  }
+
   for (std::size_t i = 0; i < f.body.size();) {
     const auto* inst = std::get_if<Instruction>(&f.body[i]);
     if (!inst) {
@@ -190,72 +252,48 @@ Lifted lift(const Module& m) {
       ++i;
       continue;
     }
-    // Recognise a block starting here and build its node: the first candidate whose template
-    // matches and whose node is consistent wins; a refusal is remembered as the reason for
-    // the line should it stay verbatim.
-    std::string refused;
-    const Candidate* nearest = nullptr;  // the template that matched the most lines here
-    std::size_t nearest_lines = 0;
+    // Build the node of a block starting here: the first block, among those that lead to the
+    // fewest verbatim lines, whose node is consistent wins (then any block); a refusal is
+    // remembered as the reason for the line should it stay verbatim.
+    std::string refused = at[i].refused;
     bool placed = false;
-    for (const auto& cand : candidates()) {
-      const std::size_t k = cand.tmpl->chunks.size();
-      TemplateMatch match;
-      std::size_t lines = 0;
-      while (lines < k && i + lines < f.body.size() && std::holds_alternative<Instruction>(f.body[i + lines]) &&
-             match_chunk(cand.tmpl->chunks[lines], text[i + lines], match))
-        ++lines;
-      if (lines > nearest_lines) nearest = &cand, nearest_lines = lines;
-      if (lines < k) continue;
-      const std::string matched = std::string(cand.spec->name) + " matches " + std::to_string(k) + " line(s) here, but ";
-      if (!finish_match(match)) {  // derived sizes (a product, the pads) disagree
-        if (refused.empty()) refused = matched + "the sizes it prints do not agree with one another";
-        continue;
-      }
-      // Fresh names are %v<k0>, %v<k0+1>, ... in order; one batch B per render.
-      std::optional<std::int64_t> start;
-      bool ok = true;
-      for (std::size_t j = 0; j < match.env.fresh.size() && ok; ++j) {
-        const auto n = fresh_number(match.env.fresh[j]);
-        ok = n && (j == 0 || *n == *start + static_cast<std::int64_t>(j));
-        if (j == 0 && n) start = n;
-      }
-      if (!ok) {
-        if (refused.empty()) refused = matched + "its results are not consecutive %v names";
-        continue;
-      }
-      if (match.env.nats.count("B") && batch && *batch != match.env.nats.at("B")) {
-        if (refused.empty())
-          refused = matched + "at batch " + std::to_string(match.env.nats.at("B")) + " where the render's batch is " + std::to_string(*batch);
-        continue;
-      }
-      Block b{cand.spec, match, i, k, start, start ? std::optional<std::int64_t>(*start + cand.tmpl->fresh_count) : std::nullopt,
-              "", {}};
-      b.result = cand.spec->arity == Arity::Family ? "%armean" + match.env.strings.at("t") : match.env.fresh.back();
-      for (char role : cand.tmpl->operands) b.operands.push_back(match.env.operands.at(role));
-      // With the pending subtrees as children first; if their lengths do not fit (a value of
-      // a constructor we do not have yet, read by a template of one we have), with named
-      // leaves; if the block's own fields do not fit, not at all.
-      std::set<std::string> node_notes;
-      std::optional<std::tuple<ExprPtr, std::size_t, std::optional<std::int64_t>>> built;
-      for (const bool absorb : {true, false}) {
-        try {
-          built = build(b, absorb, node_notes);
-          break;
-        } catch (const ExprError& err) {
-          if (!absorb && refused.empty()) refused = matched + err.what();
+    for (const bool best_only : {true, false}) {
+      for (const Block& b : at[i].blocks) {
+        const bool best = verbatim_after[i + b.items] == verbatim_after[i];
+        if (best != best_only) continue;
+        const std::string matched = std::string(b.spec->name) + " matches " + std::to_string(b.items) + " line(s) here, but ";
+        // One batch B per render.
+        if (b.match.env.nats.count("B") && batch && *batch != b.match.env.nats.at("B")) {
+          if (refused.empty())
+            refused = matched + "at batch " + std::to_string(b.match.env.nats.at("B")) + " where the render's batch is " + std::to_string(*batch);
+          continue;
         }
+        // With the pending subtrees as children first; if their lengths do not fit (a value of
+        // a constructor we do not have yet, read by a template of one we have), with named
+        // leaves; if the block's own fields do not fit, not at all.
+        std::set<std::string> node_notes;
+        std::optional<std::tuple<ExprPtr, std::size_t, std::optional<std::int64_t>>> built;
+        for (const bool absorb : {true, false}) {
+          try {
+            built = build(b, absorb, node_notes);
+            break;
+          } catch (const ExprError& err) {
+            if (!absorb && refused.empty()) refused = matched + err.what();
+          }
+        }
+        if (!built) continue;
+        auto [node, taken, first] = *built;
+        stack.resize(stack.size() - taken);
+        notes.insert(node_notes.begin(), node_notes.end());
+        if (b.match.env.nats.count("B")) batch = b.match.env.nats.at("B");
+        ++report.constructors[b.spec->name];
+        report.as_nodes += static_cast<int>(b.items);
+        stack.push_back({node, b.result, first, b.fresh_end ? b.fresh_end : first});
+        i += b.items;
+        placed = true;
+        break;
       }
-      if (!built) continue;
-      auto [node, taken, first] = *built;
-      stack.resize(stack.size() - taken);
-      notes.insert(node_notes.begin(), node_notes.end());
-      if (b.match.env.nats.count("B")) batch = b.match.env.nats.at("B");
-      ++report.constructors[b.spec->name];
-      report.as_nodes += static_cast<int>(b.items);
-      stack.push_back({node, b.result, first, b.fresh_end ? b.fresh_end : first});
-      i += b.items;
-      placed = true;
-      break;
+      if (placed) break;
     }
     if (placed) continue;
     flush();
@@ -267,9 +305,9 @@ Lifted lift(const Module& m) {
     if (std::string hand = hand_written_reason(*inst, report.as_nodes > 0); !hand.empty()) refused = hand;
     if (refused.empty()) {
       refused = "no constructor's template matches here";
-      if (nearest && nearest_lines > 0)
-        refused += " (nearest: " + std::string(nearest->spec->name) + ", whose template's first " + std::to_string(nearest_lines) +
-                   " of " + std::to_string(nearest->tmpl->chunks.size()) + " lines match)";
+      if (at[i].nearest && at[i].nearest_lines > 0)
+        refused += " (nearest: " + std::string(at[i].nearest->spec->name) + ", whose template's first " +
+                   std::to_string(at[i].nearest_lines) + " of " + std::to_string(at[i].nearest->tmpl->chunks.size()) + " lines match)";
     }
     report.why.push_back({inst->location.line, line, refused});
     ++report.verbatim;

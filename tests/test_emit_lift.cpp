@@ -284,6 +284,26 @@ TEST_CASE("lift never fails: a line a template matches at another batch stays ve
   CHECK(l.report.node_share() == 0.5);
 }
 
+TEST_CASE("lift: overlapping templates are cut where the whole text reads as nodes", "[lift]") {
+  // gapF's five lines are broadcastBack's three followed by the first two of gapBack's four, so
+  // gapBack(broadcastBack(x)) also starts with gapF's text; read longest template first, the
+  // last two lines (a broadcast and a reshape) stayed verbatim (corpus: skeleton.lift/119809837).
+  const ExprPtr e = skel_node("gapBack", {{"c", 3}, {"h", 2}, {"w", 2}},
+                              {skel_node("broadcastBack", {{"c", 3}, {"h", 2}, {"w", 2}}, {name("%x", 12)})});
+  std::int64_t counter = 0;
+  const std::string body = emit(2, *e, counter).text;
+  const std::string text = module_text("%x: tensor<2x12xf32>", "tensor<2x12xf32>", body, "%v" + std::to_string(counter - 1));
+  const Lifted l = lift(parse_module(text));
+  CHECK(emit_render(l.render) == text);
+  CHECK(l.report.verbatim == 0);
+  REQUIRE(l.render.items.size() == 1);
+  CHECK(skel(*l.render.items[0].expr) == skel(*e));
+  // Control: the text does start with gapF's template, which the reading above passed over.
+  const ExprPtr gap = skel_node("gapF", {{"c", 3}, {"h", 2}, {"w", 2}}, {name("%x", 12)});
+  std::int64_t gap_counter = 0;
+  CHECK(body.rfind(emit(2, *gap, gap_counter).text, 0) == 0);
+}
+
 TEST_CASE("lift: a line no template explains stays verbatim and says so", "[lift]") {
   const std::string text = module_text("%x: tensor<2x3xf32>", "tensor<2x3xf32>", "    %v0 = stablehlo.negate %x : tensor<2x3xf32>\n", "%v0");
   const Lifted l = lift(parse_module(text));
