@@ -250,8 +250,7 @@ std::string format_html(const CheckReport& r) {
        "when it lies outside the bound that holds, for the whole check, with probability at least 1 - " +
        fmt("%.2g", r.delta) + " when rounding errors behave as independent mean-zero random variables (lambda " + fmt("%.3g", r.lambda) +
        "). An element whose sound bound is infinite (its float evaluation may overflow under it) is judged by the statistical "
-       "tier alone under the ieee and cuda profiles, and gets NO VERDICT where that bound is infinite too or the profile "
-       "reduces matmul operands (tf32, bf16).</p>\n<ul>";
+       "tier alone, and gets NO VERDICT where that bound is infinite too.</p>\n<ul>";
   for (const auto& l : explanations(r)) s += "<li>" + html_escape(l) + "</li>";
   s += "</ul>\n<table><tr><th>output</th><th>replica</th><th>shape</th><th>max abs</th><th>max rel</th><th>max ulps</th>"
        "<th>median error/bound</th><th>worst error/bound</th><th>at</th><th>median error/statistical</th>"

@@ -53,8 +53,9 @@ struct ExpOfDots {
 };
 
 // Rows of random positive terms scaled so that each exact dot product is within 1e-4 of target
-// (computed in double, exact for these products and sums).
-ExpOfDots exp_of_dots(double target) {
+// (computed in double, exact for these products and sums). The honest outputs round the dot's
+// operands to `bits` stored mantissa bits first (23: float32 itself; 10: TF32).
+ExpOfDots exp_of_dots(double target, int bits = 23) {
   std::mt19937_64 gen(17);
   std::uniform_real_distribution<float> u(0.5f, 1.5f);
   std::vector<float> a(8 * 4096), b(4096);
@@ -75,7 +76,8 @@ ExpOfDots exp_of_dots(double target) {
     double exact = 0;
     float d = 0;
     for (int k = 0; k < 4096; ++k) {
-      d += a[static_cast<std::size_t>(j * 4096 + k)] * b[static_cast<std::size_t>(k)];
+      const float x = a[static_cast<std::size_t>(j * 4096 + k)], y = b[static_cast<std::size_t>(k)];
+      d += bits < 23 ? reduced(x, bits) * reduced(y, bits) : x * y;
       exact += static_cast<double>(a[static_cast<std::size_t>(j * 4096 + k)]) * b[static_cast<std::size_t>(k)];
     }
     REQUIRE(std::fabs(exact - target) < 1e-4);
@@ -161,6 +163,37 @@ TEST_CASE("stat tier past a sound infinity: exp of dot products near the overflo
   CHECK(bounded.first_unbounded.empty());
 }
 
+TEST_CASE("stat tier past a sound infinity: under tf32, exp of TF32 dot products near the threshold is judged statistically",
+          "[bound][stat]") {
+  const Module m = parse_module(kExpOfDots, "exp_of_dots.mlir");
+  const FloatProfile tf32 = float_profile("tf32");
+  // Under tf32 the dots' sound bounds allow each operand's truncation (2^-10 relative: about 0.17
+  // at 88.7) and reach log(FLT_MAX) = 88.7228; their statistical bounds (conversions rounding to
+  // nearest, about lambda sqrt(2 * 4096) 2^-11 88.7 / 4096, 0.006) do not.
+  const ExpOfDots honest = exp_of_dots(88.70, 10);
+  const auto check = [&](const std::vector<float>& p, float s) {
+    return check_float_outputs(m, tf32, {honest.inputs}, {{f32_array({8}, p), f32_array({}, {s})}}, 1, {}, CheckOptions{});
+  };
+  const CheckReport r = check(honest.p, honest.s);
+  INFO(format_table(r));
+  CHECK(r.verdict() == Verdict::Pass);
+  REQUIRE(r.outputs.size() == 2);
+  CHECK(r.outputs[0].statistical_only == 8);  // NO VERDICT while tf32 kept the tier from judging alone
+  CHECK(r.outputs[1].statistical_only == 1);
+  CHECK(r.outputs[0].unbounded == 0);
+  CHECK(r.worst_pratio > 0);
+  CHECK(r.worst_pratio < 0.5);
+  CHECK(r.first_unbounded.find("stablehlo.exponential") != std::string::npos);
+  // Control: 2% off, far beyond a TF32 dot's error (the exp's relative error is about its
+  // operand's, 0.006 at most): IMPROBABLE, never FAIL.
+  std::vector<float> p2 = honest.p;
+  for (auto& v : p2) v *= 1.02f;
+  const CheckReport off = check(p2, honest.s * 1.02f);
+  CHECK(off.verdict() == Verdict::Improbable);
+  CHECK(off.outputs[0].improbable == 8);
+  CHECK(off.outputs[0].over == 0);
+}
+
 TEST_CASE("sums: partial sums that may leave the float range leave the bound infinite though the whole sum fits", "[bound][stat]") {
   const Module m = parse_module(R"(module @m {
   func.func @f(%x: tensor<3xf32>) -> tensor<f32> {
@@ -183,18 +216,19 @@ TEST_CASE("sums: partial sums that may leave the float range leave the bound inf
   CHECK(check_ieee(m, fits, {f32_array({}, {inf})}).verdict() == Verdict::Fail);
 }
 
-TEST_CASE("stat tier past a sound infinity: judged alone under ieee and cuda, not under the reduced-operand profiles",
-          "[bound][stat]") {
+TEST_CASE("stat tier past a sound infinity: judged alone under every profile", "[bound][stat]") {
   for (const char* profile : {"ieee", "cuda", "tf32", "bf16"}) {
     const BoundDomain d(float_profile(profile));
     const BoundScalar x = past_overflow(0x1p-20f);
-    const bool alone = std::string(profile) == "ieee" || std::string(profile) == "cuda";
     INFO(profile);
     const ElementVerdict near = judge_element(d, x, 1 + 0x1p-21);
     const ElementVerdict far = judge_element(d, x, 1 + 0x1p-18);
-    CHECK(near.verdict() == (alone ? Verdict::Pass : Verdict::NoVerdict));
-    CHECK(near.statistical_only == alone);
-    CHECK(far.verdict() == (alone ? Verdict::Improbable : Verdict::NoVerdict));
+    CHECK(near.verdict() == Verdict::Pass);
+    CHECK(near.statistical_only);
+    CHECK(far.verdict() == Verdict::Improbable);
     CHECK_FALSE(far.over);
+    // Control: without a statistical bound either, no verdict.
+    const ElementVerdict none = judge_element(d, past_overflow(std::numeric_limits<float>::infinity()), 1);
+    CHECK(none.verdict() == Verdict::NoVerdict);
   }
 }

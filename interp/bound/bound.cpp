@@ -539,7 +539,7 @@ BoundScalar BoundDomain::exp_numbers(const Scalar& a) const {
   }
   // The same on the statistically widened operand: +inf but for an improbable event.
   // (Of a bounded operand it stays soundly finite and at least 0, or +inf.)
-  if (decides_probable() && c.perr < kInf && pwidened(c).lo > threshold) {
+  if (c.perr < kInf && pwidened(c).lo > threshold) {
     note_unbounded();
     Scalar s = certain(Kind::PosInf, a.flags, true);
     if (c.err < kInf) s.terms = kProbablePosInfNonNegative;
@@ -567,7 +567,7 @@ BoundScalar BoundDomain::positive_domain(const Scalar& a, Iv (*f)(Iv), double ul
     // evaluation, or in every one but for an improbable event; else anything (-inf, NaN, a number).
     constexpr double kSmallestNormal = 0x1p-126;
     if (widened(c).hi <= -kSmallestNormal) return certain(Kind::NaN, a.flags, false);
-    if (decides_probable() && pwidened(c).hi <= -kSmallestNormal) return certain(Kind::NaN, a.flags, true);
+    if (pwidened(c).hi <= -kSmallestNormal) return certain(Kind::NaN, a.flags, true);
     return unknown(a.flags);
   }
   const bool inside = zero_allowed ? c.x.lo >= 0 : c.x.lo > 0;
@@ -694,7 +694,7 @@ BoundScalar BoundDomain::select_widened(std::uint8_t pred, const Scalar& on_true
     // A comparison the statistical tier decides (the header's "probable non-finite values"): its
     // branch, but for an improbable event; a finite one keeps its statistical parts, and the sound
     // tier, for which the other branch stays possible, has no bound.
-    if (decides_probable() && (pred & kPredStatDecided) && !(pred & kPredExactUndecided)) {
+    if ((pred & kPredStatDecided) && !(pred & kPredExactUndecided)) {
       const Scalar& chosen = value ? on_true : on_false;
       if (nonfinite(chosen)) return certain(kind(chosen), kMayFlip, true);
       note_unbounded();

@@ -141,7 +141,7 @@
 // with a certain value, the rules here apply to it as to the same certain infinity.
 //
 // Probable non-finite values: the same rules decided by the statistical tier where the sound one
-// cannot (ieee and cuda profiles only, as judge_element's statistical-only verdicts): an exp whose
+// cannot (under every profile, as judge_element's statistical-only verdicts): an exp whose
 // operand widened by its statistical bound lies beyond the threshold, a comparison the
 // statistical tier decides choosing a select's certain branch (or its finite one, then with an
 // infinite sound bound), a sign or a sum's other terms bounded statistically. Such a value is
@@ -558,9 +558,6 @@ class BoundDomain {
   /// A closed scalar from closed parts, with `flags` (but kOpenSum) and, when shared, `source`.
   Scalar from_closed(const Closed& c, std::uint8_t flags, std::uint32_t source = 0) const;
   void note_unbounded() const { unbounded_made_->store(true, std::memory_order_relaxed); }
-  /// Whether the statistical tier may decide non-finite values (not under tf32 or bf16, whose
-  /// shared conversion errors the model takes as independent: judge_element).
-  bool decides_probable() const { return !profile_.reduced_operands(); }
   // Certain non-finite values (interp/bound/nonfinite.cpp; the header's last paragraph).
   enum class Binary : std::uint8_t { Add, Sub, Mul, Div, Max };
   enum class Unary : std::uint8_t { Neg, Abs, Exp, Log, Sqrt, Rsqrt, Other };

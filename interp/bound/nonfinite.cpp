@@ -62,7 +62,7 @@ int BoundDomain::certain_sign(const Scalar& a, bool& probable) const {
   const Iv r = widened(c);
   if (r.lo >= kSmallestNormal) return 1;
   if (r.hi <= -kSmallestNormal) return -1;
-  if (!decides_probable() || !(c.perr < kInf)) return 2;
+  if (!(c.perr < kInf)) return 2;
   const Iv p = pwidened(c);  // the statistical tier's sign, but for an improbable event
   const int sign = p.lo >= kSmallestNormal ? 1 : p.hi <= -kSmallestNormal ? -1 : 2;
   if (sign != 2) probable = true;
@@ -164,7 +164,6 @@ BoundDomain::Kind BoundDomain::sum_kind(const Scalar& a, bool& probable) const {
   // bounded operand is unknown here (kUnbounded).
   if ((pos || neg) && bounded && !(neg && nonnegative)) return pos ? Kind::PosInf : Kind::NegInf;
   // Statistical: every probable term as its infinity, the rest bounded in that tier.
-  if (!decides_probable()) return Kind::Unknown;
   const bool any_pos = pos || ppos, any_neg = neg || pneg;
   Kind k = Kind::Unknown;
   if (any_pos && any_neg)
