@@ -120,6 +120,10 @@ int adam_second_step(const Module& m, const Route& route, Arrays& in) {
     }
   }
   if (parameters.empty()) return 0;
+  // The printer's momentum step has the same slots (P, Pm, Pv, bc1, bc2) and returns its unused
+  // first moments as they came: not an Adam step.
+  for (const auto& r : m.function().return_values)
+    if (index.count(r)) return 0;
   auto scalar = [&](const std::string& name) -> float& {  // argument names keep their '%'
     if (!index.count(name) || !args[index[name]].type.shape.empty())
       throw std::logic_error("an Adam step without the scalar argument " + name);
@@ -462,6 +466,11 @@ TEST_CASE("stat conv: an Adam step's state is the one its first float32 step lea
   CHECK_THROWS_AS(adam_second_step(parse_module(swapped, "swapped.mlir"), text_route(swapped), again), std::logic_error);
   Arrays huge = random_inputs(m, 5, 1e30f, 2e30f);
   CHECK(adam_second_step(m, text_route(text), huge) == -1);
+  // A step that returns a moment slot as it came (the printer's momentum step) is not Adam's.
+  const std::string passed = tiny_adam("%W1, %Wm, %v");
+  Arrays kept = drawn;
+  CHECK(adam_second_step(parse_module(passed, "passed.mlir"), text_route(passed), kept) == 0);
+  for (std::size_t i = 0; i < kept.size(); ++i) CHECK(data(kept[i]) == data(drawn[i]));
   const std::string sgd = R"(module @m {
   func.func @f(%W: tensor<4xf32>, %Wv: tensor<4xf32>, %lr: tensor<f32>) -> tensor<4xf32> {
     return %W : tensor<4xf32>
