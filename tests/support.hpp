@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,6 +14,13 @@
 #include "ast/mlir_parse.hpp"
 
 namespace shlo::test {
+
+/// Whether two vectors of floats (or doubles) hold the same values bit for bit: a float
+/// comparison would call 0 and -0 equal and NaN unequal to itself.
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
 
 /// The located error of parsing `text` as file "t.mlir", or "" if it parses.
 inline std::string parse_error_of(const std::string& text) {

@@ -4,7 +4,6 @@
 // convolution's slabs of k (more than one), its stacked images (a weight gradient's shape,
 // with feature and batch groups), its channels-last patches, and 1 and 2 threads. The inputs
 // span many binades, so that a sum in another order gives other bits (the control).
-#include <cstring>
 #include <random>
 
 #include "ast/mlir_parse.hpp"
@@ -15,6 +14,7 @@
 #include "tests/support.hpp"
 
 using namespace shlo;
+using shlo::test::same_bits;
 
 namespace {
 
@@ -41,13 +41,6 @@ Module binary_program(const Shape& x, const Shape& k, const Shape& r, const char
   return parse_module("module @m {\n  func.func @f(%x: " + tx + ", %k: " + tk + ") -> " + tr + " {\n    %r = " + op + " : (" + tx + ", " +
                           tk + ") -> " + tr + "\n    return %r : " + tr + "\n  }\n}\n",
                       "slabs.mlir");
-}
-
-bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
 
 template <class T>

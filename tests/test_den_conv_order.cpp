@@ -7,16 +7,17 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <random>
 #include <vector>
 
 #include "interp/den/conv_kernels.hpp"
 #include "interp/den_kernels.hpp"
 #include "interp/domain/ieee.hpp"
+#include "tests/support.hpp"
 
 using namespace shlo;
 using namespace shlo::den_detail;
+using shlo::test::same_bits;
 
 namespace {
 
@@ -32,13 +33,6 @@ V random_values(std::size_t n, std::uint32_t seed) {
   V v(n);
   for (auto& x : v) x = std::ldexp(mantissa(gen), exponent(gen));
   return v;
-}
-
-bool same_bits(const V& a, const V& b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::memcmp(&a[i], &b[i], sizeof(float)) != 0) return false;
-  return true;
 }
 
 // --- The stride-1 kernels of den_kernels.hpp, as the formulas read. ---

@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -66,8 +65,7 @@ struct Draw {
 bool same_bits(const Arrays& a, const Arrays& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    const std::vector<float>&x = data(a[i]), &y = data(b[i]);
-    if (x.size() != y.size() || (!x.empty() && std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) != 0)) return false;
+    if (!test::same_bits(data(a[i]), data(b[i]))) return false;
   }
   return true;
 }
