@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Float32 outputs of three ladder programs computed by another implementation: NumPy.
+"""Float32 outputs of five ladder programs computed by another implementation: NumPy.
 
 The statistical tier of `shlo check` was built and tested against float32 evaluations that
 the project computes itself (the interpreter in four summation orders, the CUDA host path,
@@ -9,10 +9,12 @@ an im2col product (the window taps gathered in (channel, row, column) order, not
 interpreter's (row, column, channel)), max pooling is NumPy's reduction. Nothing here
 imports the project.
 
-  numpy_route.py PROGRAM INPUTS OUT     (PROGRAM: linear_fwd, mlp_fwd or cnn_fwd)
+  numpy_route.py PROGRAM INPUTS OUT
+  (PROGRAM: linear_fwd, mlp_fwd, cnn_fwd, linear_train_step or mlp_train_step; each written
+  op for op as the printer's text has it, so that only the summation orders differ)
 
 INPUTS holds <arg>.npy as `shlo run --random-inputs S --out D` writes them (D/inputs).
-Writes OUT/<variant>/result0.npy for each variant:
+Writes OUT/<variant>/result<i>.npy (one per output) for each variant:
   f32      every op in float32, the products by BLAS sgemm;
   pairwise each product's terms formed in float32 and summed by numpy.sum along k: NumPy's
            pairwise summation (eight running sums over blocks, then a tree), another order;
@@ -88,6 +90,30 @@ def relu(x):
     return np.maximum(x, F32(0))
 
 
+def f32(x):
+    return np.asarray(x, dtype=F32)
+
+
+def softmax_minus_onehot(logits, onehot):
+    """exp, a row sum, a quotient, less the one-hot rows: the printer's softmax (no maximum
+    subtracted) and its cross-entropy gradient."""
+    e = np.exp(logits)
+    return f32(f32(e / e.sum(axis=1, dtype=F32)[:, None]) - onehot)
+
+
+def mean_loss(logits, onehot):
+    """The printer's report-only loss: -(sum over rows and classes of onehot log softmax) / 128."""
+    e = np.exp(logits)
+    log_softmax = np.log(f32(e / e.sum(axis=1, dtype=F32)[:, None]))
+    rows = f32(onehot * log_softmax).sum(axis=1, dtype=F32)
+    return f32(-(rows.sum(dtype=F32) / F32(128.0)))
+
+
+def sgd(param, gradient):
+    """param - gradient * 0.00078125 (the printer's learning rate over the batch, 0.1 / 128)."""
+    return f32(param - f32(gradient * F32(0.00078125)))
+
+
 def max_pool_2x2(x):
     n, c, h, w = x.shape
     return x.reshape(n, c, h // 2, 2, w // 2, 2).max(axis=(3, 5))
@@ -113,7 +139,31 @@ def cnn_fwd(r, a):
     return r.dense(h, a["W5"], a["b5"])
 
 
-PROGRAMS = {"linear_fwd": linear_fwd, "mlp_fwd": mlp_fwd, "cnn_fwd": cnn_fwd}
+def linear_train_step(r, a):
+    x, W0, b0, onehot = a["x"], a["W0"], a["b0"], a["onehot"]
+    d = softmax_minus_onehot(r.dense(x, W0, b0), onehot)
+    return [sgd(W0, r.matmul(x.T, d)), sgd(b0, d.sum(axis=0, dtype=F32))]
+
+
+def mlp_train_step(r, a):
+    x, onehot = a["x"], a["onehot"]
+    W0, b0, W1, b1, W2, b2 = (a[k] for k in ("W0", "b0", "W1", "b1", "W2", "b2"))
+    z0 = r.dense(x, W0, b0)
+    h0 = relu(z0)
+    z1 = r.dense(h0, W1, b1)
+    h1 = relu(z1)
+    logits = r.dense(h1, W2, b2)
+    d2 = softmax_minus_onehot(logits, onehot)
+    d1 = np.where(z1 > 0, r.matmul(d2, W2.T), F32(0))  # compare GT, then select
+    d0 = np.where(z0 > 0, r.matmul(d1, W1.T), F32(0))
+    return [sgd(W0, r.matmul(x.T, d0)), sgd(b0, d0.sum(axis=0, dtype=F32)),
+            sgd(W1, r.matmul(h0.T, d1)), sgd(b1, d1.sum(axis=0, dtype=F32)),
+            sgd(W2, r.matmul(h1.T, d2)), sgd(b2, d2.sum(axis=0, dtype=F32)),
+            mean_loss(logits, onehot)]
+
+
+PROGRAMS = {"linear_fwd": linear_fwd, "mlp_fwd": mlp_fwd, "cnn_fwd": cnn_fwd,
+            "linear_train_step": linear_train_step, "mlp_train_step": mlp_train_step}
 VARIANTS = ["f32", "pairwise", "f64once", "tf32", "bf16"]
 
 
@@ -140,10 +190,12 @@ def main():
     program, inputs, out = sys.argv[1:]
     args = {f[:-4]: np.load(os.path.join(inputs, f)) for f in os.listdir(inputs) if f.endswith(".npy")}
     for v in VARIANTS:
-        y = PROGRAMS[program](Route(v), args)
-        assert y.dtype == F32, (v, y.dtype)
+        with np.errstate(all="ignore"):  # inputs of both signs overflow the printer's softmax
+            ys = PROGRAMS[program](Route(v), args)
         os.makedirs(os.path.join(out, v), exist_ok=True)
-        np.save(os.path.join(out, v, "result0.npy"), y)
+        for i, y in enumerate(ys if isinstance(ys, list) else [ys]):
+            assert y.dtype == F32, (v, i, y.dtype)
+            np.save(os.path.join(out, v, f"result{i}.npy"), y)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `shlo check` on float32 outputs that another implementation computed: NumPy (the system
-# BLAS for the products, im2col convolutions), bench/numpy_route.py. Per program, input range
+# BLAS for the products, im2col convolutions), bench/numpy_route.py: linear_fwd, mlp_fwd,
+# cnn_fwd, linear_train_step, mlp_train_step. Per program, input range
 # and seed: `shlo run --random-inputs SEED --range R` draws the inputs (and computes the
 # interpreter's float32 outputs, for comparison), numpy_route.py computes five variants, and
 # each is checked under --profile ieee (and the TF32 / bf16 variants under their own profile
@@ -16,7 +17,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 shift 1 2>/dev/null || true
 programs=("$@")
-[ ${#programs[@]} -gt 0 ] || programs=(linear_fwd mlp_fwd cnn_fwd)
+[ ${#programs[@]} -gt 0 ] || programs=(linear_fwd mlp_fwd cnn_fwd linear_train_step mlp_train_step)
 artifacts=${ARTIFACTS:-$root/../shared/artifacts/lean4-mlir}
 python=${PYTHON:-/usr/bin/python3}
 "$python" -c "import numpy" 2>/dev/null || { echo "numpy_route.sh: $python has no numpy (apt-get install python3-numpy)" >&2; exit 2; }
@@ -28,11 +29,14 @@ import json, sys
 d = json.load(sys.stdin)
 print(d["verdict"], "%.3g" % (d["worst_error_over_statistical_bound"] or 0), "%.3g" % (d["worst_error_over_bound"] or 0))'
 }
-differs() {  # elements of two result0.npy files that differ bit for bit
+differs() {  # elements of the result<i>.npy files of two folders that differ bit for bit
   "$python" -c '
-import sys, numpy as np
-a, b = (np.load(f).view(np.uint32) for f in sys.argv[1:])
-print(int((a != b).sum()))' "$1" "$2"
+import glob, os, sys, numpy as np
+n = 0
+for f in glob.glob(os.path.join(sys.argv[1], "result*.npy")):
+    a, b = (np.load(os.path.join(d, os.path.basename(f))).view(np.uint32) for d in sys.argv[1:])
+    n += int((a != b).sum())
+print(n)' "$1" "$2"
 }
 printf "%-11s %-10s %4s  %-8s %-7s %-11s %10s %10s %9s\n" program range seed variant profile verdict "stat ratio" "sound ratio" "differ"
 for p in "${programs[@]}"; do
@@ -46,7 +50,7 @@ for p in "${programs[@]}"; do
         profiles=(ieee)
         [ "$v" = tf32 ] && profiles+=(tf32)
         [ "$v" = bf16 ] && profiles+=(bf16)
-        n=$(differs "$d/run/result0.npy" "$d/np/$v/result0.npy")
+        n=$(differs "$d/run" "$d/np/$v")
         for prof in "${profiles[@]}"; do
           set +e
           "$build/shlo" check "$file" -i "$d/run/inputs" -o "$d/np/$v" -p "$prof" --no-profile-search --json >"$d/check.json" 2>/dev/null
