@@ -1,11 +1,14 @@
 #include "cli/check_cmd.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 #include "ast/mlir_parse.hpp"
 #include "cli/progress_line.hpp"
@@ -21,6 +24,7 @@ namespace {
 
 struct CheckArgs {
   std::string file, inputs_dir, outputs_dir, profile = "ieee", report;
+  std::vector<std::string> allow;  // FN=ULPS
   int replicas = 1;
   double delta = 1e-9;
   bool json = false, no_profile_search = false;
@@ -63,6 +67,20 @@ void run_check(const CheckArgs& args) {
   FloatProfile profile;
   try {
     profile = float_profile(args.profile);
+    for (const std::string& spec : args.allow) {
+      const auto eq = spec.find('=');
+      if (eq == std::string::npos) throw std::invalid_argument("--allow takes FUNCTION=ULPS (e.g. exp=2.5), got '" + spec + "'");
+      const std::string number = spec.substr(eq + 1);
+      std::size_t used = 0;
+      double ulps = std::nan("");
+      try {
+        ulps = std::stod(number, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != number.size()) throw std::invalid_argument("--allow " + spec + ": '" + number + "' is not a number of ulps");
+      profile = with_allowance(std::move(profile), spec.substr(0, eq), ulps);
+    }
   } catch (const std::invalid_argument& e) {
     bad_input(e.what());
   }
@@ -164,6 +182,12 @@ void add_check_command(CLI::App& app) {
   cmd->add_option("--outputs,-o", args->outputs_dir, "folder of the float32 output .npy files to check")->required();
   cmd->add_option("--replicas,-r", args->replicas, "number of replicas R")->capture_default_str()->check(CLI::Range(1, 4096));
   cmd->add_option("--profile,-p", args->profile, std::string("accuracy profile: ") + kProfileNames)->capture_default_str();
+  cmd->add_option("--allow", args->allow,
+                  std::string("FUNCTION=ULPS[,...]: the largest error of that function in the evaluation, in ulps of its result against "
+                              "the exact value, in place of the profile's (ieee: exp and log 1, tanh and rsqrt 2, logistic 4, "
+                              "div and sqrt 0.5); for a library less accurate than the profile says, e.g. NumPy's SIMD exp and log. "
+                              "Functions: ") + kAllowanceFunctions)
+      ->delimiter(',');
   cmd->add_option("--delta", args->delta,
                   "the statistical tier's failure probability for the whole check: an honest evaluation is IMPROBABLE "
                   "with probability at most DELTA")

@@ -167,7 +167,8 @@ std::string format_table_row(const OutputCheck& o) {
 }
 
 std::string format_table(const CheckReport& r) {
-  std::string s = "shlo check: " + r.file + ", profile " + r.profile + ", " + std::to_string(r.replicas) + " replica(s); bound analysis " +
+  std::string s = "shlo check: " + r.file + ", profile " + r.profile + (r.allowances.empty() ? "" : " with " + r.allowances) + ", " +
+                  std::to_string(r.replicas) + " replica(s); bound analysis " +
                   fmt("%.2f s", r.seconds) + "\n";
   s += format_table_header();
   for (const auto& o : r.outputs) s += format_table_row(o);
@@ -182,6 +183,7 @@ std::string format_json(const CheckReport& r) {
   nlohmann::json j;
   j["file"] = r.file;
   j["profile"] = r.profile;
+  j["allowances"] = r.allowances;
   j["replicas"] = r.replicas;
   j["analysis_seconds"] = r.seconds;
   j["verdict"] = verdict_name(r.verdict());
@@ -243,7 +245,8 @@ std::string format_html(const CheckReport& r) {
       "border-bottom:1px solid #ddd;text-align:right}.PASS{color:#1e8449;font-weight:bold}.FAIL{color:#c0392b;font-weight:bold}"
       ".IMPROBABLE{color:#d35400;font-weight:bold}.NOVERDICT{color:#7f8c8d;font-weight:bold}"
       "section{margin-top:1.5em}</style></head><body>\n";
-  s += "<h1>shlo check: " + html_escape(r.file) + "</h1>\n<p>Profile <b>" + html_escape(r.profile) + "</b>, " + std::to_string(r.replicas) +
+  s += "<h1>shlo check: " + html_escape(r.file) + "</h1>\n<p>Profile <b>" + html_escape(r.profile) + "</b>" +
+       (r.allowances.empty() ? "" : " with " + html_escape(r.allowances)) + ", " + std::to_string(r.replicas) +
        " replica(s). Verdict: <span class='" + verdict_class(verdict) + "'>" + verdict_name(verdict) +
        "</span>.</p>\n<p>Two tiers. <b>Sound</b>: an element FAILs when it lies farther from the exact value than the bound on any "
        "float32 evaluation allows (every summation order): that is never rounding. <b>Statistical</b>: an element is IMPROBABLE "

@@ -379,6 +379,7 @@ CheckReport report_head(const Module& m, const FloatProfile& profile, int replic
   CheckReport report;
   report.file = m.file;
   report.profile = profile.name;
+  report.allowances = allowances_text(profile);
   report.replicas = replicas;
   report.delta = options.delta;
   report.events = std::max(1.0, sum_events(m, replicas));
@@ -442,7 +443,7 @@ CheckReport check_float_outputs(const Module& m, const FloatProfile& profile, co
     bool ok = consistent(report.outputs);  // the same bounds when there is no matmul
     if (p != at && matmuls) {
       if (!options.find_consistent_profiles) break;
-      const BoundDomain wider(float_profile(*p), report.lambda);
+      const BoundDomain wider(with_allowances_of(float_profile(*p), profile), report.lambda);
       ok = consistent(judge_outputs(m, wider, analyse(m, wider, inputs, replicas, progress), outputs, replicas, options.delta));
     }
     if (ok) {

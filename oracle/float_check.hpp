@@ -93,6 +93,7 @@ struct CheckOptions {
 
 struct CheckReport {
   std::string file, profile;
+  std::string allowances;  // the profile's allowances set by hand, as allowances_text says them ("" when none)
   int replicas = 1;
   double seconds = 0;  // the bound analysis
   std::vector<OutputCheck> outputs;

@@ -58,6 +58,14 @@ module @m {
 MLIR
 check "run the sum of ones" 0 "$shlo" run "$tmp/ones.mlir" -d f32 --random-inputs 1 --out "$tmp/ones"
 check "check the sum of ones" 0 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones"
+# --allow FUNCTION=ULPS: said in the report's head; a bad one is bad input, exit 2, named.
+check "--allow sets an allowance" 0 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones" --allow exp=2.5,log=4
+grep -q "profile ieee with exp 2.5, log 4 (ulps, set by hand)" "$tmp/out" || { echo "FAIL --allow in the report"; cat "$tmp/out"; fails=$((fails + 1)); }
+check "--allow of an unknown function is refused" 2 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones" --allow cosh=2
+grep -q "no allowance for 'cosh' (expected one of div sqrt rsqrt exp log tanh logistic)" "$tmp/err" || { echo "FAIL --allow cosh message"; cat "$tmp/err"; fails=$((fails + 1)); }
+check "--allow without ulps is refused" 2 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones" --allow exp
+check "--allow below half an ulp is refused" 2 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones" --allow exp=0.4
+check "--allow with trailing text is refused" 2 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones" --allow exp=2x
 hlen=$(od -An -tu2 -j8 -N2 "$tmp/ones/result0.npy" | tr -d ' ')
 printf '\x00\x04\x80\x45' | dd of="$tmp/ones/result0.npy" bs=1 seek=$((10 + hlen)) conv=notrunc status=none  # 4096.5
 check "an output outside the statistical bound is IMPROBABLE, exit 3" 3 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones"

@@ -125,28 +125,6 @@ double gamma_f32(std::uint64_t k) {
   return up(ku / down(1 - ku));
 }
 
-FloatProfile float_profile(std::string_view name) {
-  FloatProfile p;
-  p.name = std::string(name);
-  if (name == "ieee") return p;
-  if (name == "tf32" || name == "bf16") {
-    p.operand_bits = name == "tf32" ? 10 : 7;
-    return p;
-  }
-  if (name == "cuda") {
-    p.exp = 2.5;
-    p.log = 1.5;
-    p.tanh = 2.5;
-    p.rsqrt = 2.5;
-    p.div = 2.5;
-    p.sqrt = 1.5;
-    p.logistic = 9;
-    p.flush_to_zero = true;
-    return p;
-  }
-  throw std::invalid_argument("unknown accuracy profile '" + std::string(name) + "' (expected " + kProfileNames + ")");
-}
-
 // --- helpers ----------------------------------------------------------------------------
 
 BoundScalar BoundDomain::result(Iv x, Iv r, Iv rp, double ulps, std::uint8_t flags, float events) const {

@@ -7,6 +7,8 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace shlo {
 
@@ -21,6 +23,10 @@ struct FloatProfile {
   bool reduced_operands() const { return operand_bits < 23; }
   /// Subnormal inputs and results may be flushed to zero (absolute error below 2^-126).
   bool flush_to_zero = false;
+  /// Allowances set by hand (`shlo check --allow exp=2.5`), in the order given, already
+  /// applied to the fields above; kept so that the wider profiles a check tries get them too,
+  /// and so that the report can say them.
+  std::vector<std::pair<std::string, double>> allowances;
 };
 
 /// "ieee": + - * / sqrt correctly rounded; exp, log 1 ulp, tanh 2 (glibc's documented float
@@ -32,6 +38,18 @@ struct FloatProfile {
 /// "bf16": "ieee" with dot_general and convolution operands rounded to bfloat16 (7 bits).
 /// Throws std::invalid_argument naming the accepted profiles.
 FloatProfile float_profile(std::string_view name);
+/// The functions whose allowance `with_allowance` sets: "div sqrt rsqrt exp log tanh logistic".
+inline constexpr const char* kAllowanceFunctions = "div sqrt rsqrt exp log tanh logistic";
+/// `p` with function `fn`'s allowance set to `ulps` (the largest error of that function's
+/// float result against its exact value, in ulps of the result: 0.5 is correctly rounded, so
+/// less is refused) and recorded in p.allowances. For a library less accurate than the
+/// profile says, e.g. a SIMD exp. Throws std::invalid_argument naming the accepted functions.
+FloatProfile with_allowance(FloatProfile p, std::string_view fn, double ulps);
+/// `p` with every allowance of `from` set by hand applied to it (a wider profile tried for the
+/// report keeps what the user said of the functions).
+FloatProfile with_allowances_of(FloatProfile p, const FloatProfile& from);
+/// "exp 2.5, log 4 (ulps, set by hand)" or "" when none was set.
+std::string allowances_text(const FloatProfile& p);
 inline constexpr const char* kProfileNames = "ieee | cuda | tf32 | bf16";
 /// The profiles a float32 matmul may have been computed under, narrowest first: an output
 /// consistent with one is consistent with every later one.
