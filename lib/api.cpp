@@ -321,6 +321,11 @@ const char* to_string(Verdict v) { return shlo::verdict_name(static_cast<shlo::V
 
 Expected<CheckResult> check(const Program& p, const Inputs& inputs, const Inputs& outputs, const std::string& profile,
                             int replicas, double delta) {
+  return check(p, inputs, outputs, profile, replicas, delta, {});
+}
+
+Expected<CheckResult> check(const Program& p, const Inputs& inputs, const Inputs& outputs, const std::string& profile,
+                            int replicas, double delta, const std::map<std::string, double>& allowances) {
   const shlo::Module& m = p.module();
   const shlo::Function& f = entry(m);
   if (!(delta > 0 && delta <= 0.5)) return bad_input("delta must lie in (0, 0.5], got " + std::to_string(delta));
@@ -332,12 +337,14 @@ Expected<CheckResult> check(const Program& p, const Inputs& inputs, const Inputs
   try {
     shlo::CheckOptions options;
     options.delta = delta;
-    report = shlo::check_float_outputs(m, shlo::float_profile(profile), in, out, replicas, {}, options);
+    shlo::FloatProfile claimed = shlo::float_profile(profile);
+    for (const auto& [fn, ulps] : allowances) claimed = shlo::with_allowance(std::move(claimed), fn, ulps);
+    report = shlo::check_float_outputs(m, claimed, in, out, replicas, {}, options);
   } catch (const shlo::RunError& e) {
     return run_error(std::string("the bound analysis cannot run: ") + e.what());
   } catch (const shlo::InputError& e) {  // a misshaped input
     return bad_input(e.what());
-  } catch (const std::invalid_argument& e) {  // an unknown profile, a misshaped output, a NaN input
+  } catch (const std::invalid_argument& e) {  // an unknown profile or allowance, a misshaped output, a NaN input
     return bad_input(e.what());
   }
   CheckResult result;

@@ -204,11 +204,12 @@ PYBIND11_MODULE(_core, m) {
     return answer(r, run_lists);
   });
   m.def("check", [](const Program& p, const std::vector<std::vector<py::array>>& inputs,
-                    const std::vector<std::vector<py::array>>& outputs, const std::string& profile, int replicas, double delta) {
+                    const std::vector<std::vector<py::array>>& outputs, const std::string& profile, int replicas, double delta,
+                    const std::map<std::string, double>& allow) {
     const Inputs in = to_inputs(inputs), out = to_inputs(outputs);
     Expected<CheckResult> r = [&] {
       py::gil_scoped_release unlocked;
-      return check(p, in, out, profile, replicas, delta);
+      return check(p, in, out, profile, replicas, delta, allow);
     }();
     return answer(r, check_dict);
   });

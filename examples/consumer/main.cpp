@@ -59,6 +59,12 @@ int main() {
   off(1, 1) += 1e-3f;  // a wrong number: far outside the float32 rounding of 25/12
   const auto wrong = so::check(*program, inputs, {{off}}, "ieee");
   expect(wrong->verdict == so::Verdict::Fail && wrong->rows[0].over == 1, "a changed element FAILs");
+  // Allowances set by hand (shlo check --allow): named in the table; an unknown function refused.
+  const auto allowed = so::check(*program, inputs, {{y}}, "ieee", 1, 1e-9, {{"div", 2.5}});
+  expect(allowed && allowed->verdict == so::Verdict::Pass && allowed->table.find("with div 2.5") != std::string::npos,
+         "an allowance set by hand is named in the report");
+  const auto no_such = so::check(*program, inputs, {{y}}, "ieee", 1, 1e-9, {{"cosh", 2.0}});
+  expect(!no_such && no_such.error().message.find("expected one of") != std::string::npos, "an unknown function's allowance is refused");
 
   const auto bad = so::parse("module @m {\n  func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {\n    %v0 = stablehlo.nonsense %x\n", "bad.mlir");
   expect(!bad && bad.error().line == 3 && bad.error().file == "bad.mlir", "a parse error is located: " + bad.error().message);

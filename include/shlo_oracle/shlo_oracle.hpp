@@ -205,6 +205,12 @@ struct CheckResult {
 ///   auto c = check(p, inputs, {{gpu_result0, gpu_result1}}, "cuda");
 Expected<CheckResult> check(const Program& p, const Inputs& inputs, const Inputs& outputs, const std::string& profile = "ieee",
                             int replicas = 1, double delta = 1e-9);
+/// The same with allowances set by hand, as `shlo check --allow`: function (div sqrt rsqrt exp
+/// log tanh logistic) -> the largest error of its float result against the exact value, in ulps
+/// of the result (at least 0.5), for a library less accurate than the profile says.
+///   auto c = check(p, inputs, {{y}}, "ieee", 1, 1e-9, {{"exp", 2.5}, {"log", 4}});
+Expected<CheckResult> check(const Program& p, const Inputs& inputs, const Inputs& outputs, const std::string& profile,
+                            int replicas, double delta, const std::map<std::string, double>& allowances);
 
 /// The program read back into SHlo expressions (skeletons: their values are the text's).
 struct LiftResult {

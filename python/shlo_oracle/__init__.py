@@ -215,14 +215,17 @@ class CheckVerdict:
         return f"CheckVerdict({self.verdict}, {len(self.rows)} rows)"
 
 
-def check(text, inputs, outputs, profile="ieee", replicas=1, delta=1e-9):
+def check(text, inputs, outputs, profile="ieee", replicas=1, delta=1e-9, allow=None):
     """Checks float32 outputs (one array per result, computed elsewhere) against the exact value
     of the program on the same inputs, in both tiers: sound (FAIL: impossible for any float32
     evaluation under the profile) and statistical (IMPROBABLE at failure probability delta).
-    Profiles: ieee, cuda, tf32, bf16."""
+    Profiles: ieee, cuda, tf32, bf16. allow, as `shlo check --allow`: {function: ulps} for a
+    library less accurate than the profile says (div sqrt rsqrt exp log tanh logistic; the
+    largest error of the function's result in ulps, at least 0.5), e.g. {"exp": 2.5, "log": 4}
+    for NumPy's float32 exp and log."""
     program = _program(text)
     d = _unwrap(_core.check(program, _replica_lists(inputs, replicas), _replica_lists(outputs, replicas), profile,
-                            replicas, delta))
+                            replicas, delta, {str(k): float(v) for k, v in (allow or {}).items()}))
     return CheckVerdict(d)
 
 

@@ -182,6 +182,28 @@ class AgainstTheCommand(unittest.TestCase):
         outputs[0][0, 0] = np.float32(0.5)
         self.assertEqual(shlo_oracle.check(c.program, c.inputs[0], outputs).rows[0]["verdict"], "FAIL")
 
+    def test_check_takes_allowances_set_by_hand(self):
+        # exp(1) three float32 steps above the nearest: 1.95 units of |r| 2^-23 from e, outside
+        # the ieee profile's 1 ulp, inside an allowance of 2.5, outside 1.5 (the control).
+        text = """module @m {
+  func.func @f(%x: tensor<f32>) -> tensor<f32> {
+    %e = stablehlo.exponential %x : tensor<f32>
+    return %e : tensor<f32>
+  }
+}"""
+        x = np.array(1.0, dtype=np.float32)
+        nearest = np.float32(np.exp(np.float64(1.0)))
+        off = np.array(nearest + np.float32(3 * 2.0 ** -22), dtype=np.float32)
+        self.assertEqual(shlo_oracle.check(text, [x], [np.array(nearest)]).verdict, "PASS")
+        self.assertEqual(shlo_oracle.check(text, [x], [off]).verdict, "FAIL")
+        allowed = shlo_oracle.check(text, [x], [off], allow={"exp": 2.5})
+        self.assertEqual(allowed.verdict, "PASS")
+        self.assertIn("profile ieee with exp 2.5 (ulps, set by hand)", allowed.table)
+        self.assertEqual(shlo_oracle.check(text, [x], [off], allow={"exp": 1.5}).verdict, "FAIL")
+        with self.assertRaises(shlo_oracle.InputError) as e:
+            shlo_oracle.check(text, [x], [off], allow={"cosh": 2})
+        self.assertIn("expected one of", str(e.exception))
+
     def test_den_with_inputs_equals_the_exact_run(self):
         c = CommandRun(self.tmp.name, "linear_fwd", "exact")
         (meaning,) = shlo_oracle.den(c.program, c.inputs[0], domain="exact")
