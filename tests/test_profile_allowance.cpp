@@ -56,6 +56,8 @@ TEST_CASE("allowance: exp(1) three float32 steps above the nearest fails 1 ulp a
   CHECK(loose.allowances == "exp 2.5 (ulps, set by hand)");
   CHECK(format_table(loose).find("profile ieee with exp 2.5 (ulps, set by hand)") != std::string::npos);
   CHECK(format_json(loose).find("\"allowances\": \"exp 2.5 (ulps, set by hand)\"") != std::string::npos);
+  CHECK(format_html(loose).find("Profile <b>ieee</b> with exp 2.5 (ulps, set by hand)") != std::string::npos);
+  CHECK(format_html(strict).find("set by hand") == std::string::npos);  // control: none set, none said
   // Control: an allowance below the error still fails; another function's changes nothing.
   CHECK(check_exp(off, with_allowance(ieee, "exp", 1.5)).verdict() == Verdict::Fail);
   CHECK(check_exp(off, with_allowance(ieee, "log", 4)).verdict() == Verdict::Fail);
