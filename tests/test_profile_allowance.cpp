@@ -69,6 +69,9 @@ TEST_CASE("allowance: the wider profiles keep it, and bad allowances are refused
   CHECK(mine.log == 4);
   CHECK(mine.tanh == float_profile("ieee").tanh);
   CHECK(allowances_text(mine) == "exp 2.5, log 4 (ulps, set by hand)");
+  const FloatProfile twice = with_allowance(mine, "exp", 3);
+  CHECK(twice.exp == 3);
+  CHECK(allowances_text(twice) == "exp 3, log 4 (ulps, set by hand)");  // the last word, in the first place
   const FloatProfile wider = with_allowances_of(float_profile("tf32"), mine);
   CHECK(wider.operand_bits == 10);
   CHECK(wider.exp == 2.5);

@@ -1,6 +1,7 @@
 // The accuracy profiles (profile.hpp): the named ones, and allowances set by hand.
 #include "interp/bound/profile.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -37,7 +38,11 @@ FloatProfile with_allowance(FloatProfile p, std::string_view fn, double ulps) {
     throw std::invalid_argument("the allowance of " + std::string(fn) + " must be a number of ulps >= 0.5 (correctly rounded), got " +
                                 std::to_string(ulps));
   *field = ulps;
-  p.allowances.emplace_back(fn, ulps);
+  const auto same = std::find_if(p.allowances.begin(), p.allowances.end(), [&](const auto& a) { return a.first == fn; });
+  if (same != p.allowances.end())
+    same->second = ulps;  // said twice: the last word, said once
+  else
+    p.allowances.emplace_back(fn, ulps);
   return p;
 }
 
