@@ -419,6 +419,9 @@ void run_cuda(const Module& m, const RunArgs& args) {
     throw CLI::RuntimeError(1);
   }
   report(d, m, result, args, "f32 (" + backend->name() + ")", seconds);
+  if (args.timing)  // not ignored in silence: the kernels are not timed one by one
+    std::cout << "\n--timing: the CUDA backends do not time ops one by one; the run above, " << seconds
+              << " s, is every upload, kernel, allocation and download, synchronised\n";
 }
 
 }  // namespace
@@ -447,7 +450,7 @@ void add_run_command(CLI::App& app) {
   in->excludes(rnd);
   cmd->add_option("--function,-f", args->function, "the function to run (default: @main, else the only public one)");
   cmd->add_option("--out,-o", args->out_dir, "folder for the outputs (and drawn inputs)");
-  cmd->add_flag("--timing", args->timing, "print count, time, flops, rate and serial time per op kind, the wall time of parsing, heap touch, inputs, ops and output files, the serial fraction, and the ten slowest instructions with their file:line:column (shlo check --profile is the accuracy profile)");
+  cmd->add_flag("--timing", args->timing, "print count, time, flops, rate and serial time per op kind, the wall time of parsing, heap touch, inputs, ops and output files, the serial fraction, and the ten slowest instructions with their file:line:column (shlo check --profile is the accuracy profile); on -d cuda and cuda-host, the total only");
   cmd->add_option("--threads", args->threads, "threads that large ops split their output elements over (default: every core; "
                                               "results are the same for any count)")->check(CLI::Range(1, 4096));
   cmd->add_flag("--mpi", args->mpi, "under mpirun -np R: replica r on rank r, all_reduce across the ranks (results the same bit "

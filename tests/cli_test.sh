@@ -39,6 +39,10 @@ if [ "$rc" = 2 ]; then
     { echo "FAIL run -d cuda message"; cat "$tmp/err"; fails=$((fails + 1)); }
 elif [ "$rc" = 0 ]; then echo "ok   run -d cuda on a device"; else echo "FAIL run -d cuda: exit $rc"; fails=$((fails + 1)); fi
 check "run -d cuda-host" 0 "$shlo" run "$tmp/add.mlir" -d cuda-host --random-inputs 4 --out "$tmp/o3"
+check "run -d cuda-host --timing" 0 "$shlo" run "$tmp/add.mlir" -d cuda-host --random-inputs 4 --timing
+grep -q -- "--timing: the CUDA backends do not time ops one by one" "$tmp/out" || { echo "FAIL --timing on cuda-host said nothing"; cat "$tmp/out"; fails=$((fails + 1)); }
+check "run -d f32 --timing has no such line" 0 "$shlo" run "$tmp/add.mlir" -d f32 --random-inputs 4 --timing
+grep -q -- "--timing: the CUDA backends" "$tmp/out" && { echo "FAIL --timing's CUDA line on f32"; fails=$((fails + 1)); }
 check "check the host path's outputs" 0 "$shlo" check "$tmp/add.mlir" --inputs "$tmp/o3/inputs" --outputs "$tmp/o3" --profile cuda
 # shlo check's verdicts and exit statuses: 3 IMPROBABLE, 4 NO VERDICT, 2 bad input.
 # A sum of 4096 ones (x * 0 + 1: exact terms): 4096 + 0.5 lies within the sound bound (about
