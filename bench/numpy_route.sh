@@ -30,13 +30,7 @@ d = json.load(sys.stdin)
 print(d["verdict"], "%.3g" % (d["worst_error_over_statistical_bound"] or 0), "%.3g" % (d["worst_error_over_bound"] or 0))'
 }
 differs() {  # elements of the result<i>.npy files of two folders that differ bit for bit
-  "$python" -c '
-import glob, os, sys, numpy as np
-n = 0
-for f in glob.glob(os.path.join(sys.argv[1], "result*.npy")):
-    a, b = (np.load(os.path.join(d, os.path.basename(f))).view(np.uint32) for d in sys.argv[1:])
-    n += int((a != b).sum())
-print(n)' "$1" "$2"
+  "$python" "$root/bench/npy_differ.py" "$1" "$2"
 }
 printf "%-11s %-10s %4s  %-8s %-7s %-11s %10s %10s %9s\n" program range seed variant profile verdict "stat ratio" "sound ratio" "differ"
 for p in "${programs[@]}"; do

@@ -13,7 +13,7 @@
 # Each domain's line "serial fraction" is this build's first 1-thread run's (shlo run --timing):
 # the share of its CPU time outside loops that split over the threads, which bounds the
 # speed-up on 2 threads at 2 / (1 + fraction); it holds on a loaded machine too.
-# OpenMP's settings pass through: OMP_WAIT_POLICY=passive keeps waiting threads from spinning
+# TIMER names GNU time where it is not /usr/bin/time. OpenMP's settings pass through: OMP_WAIT_POLICY=passive keeps waiting threads from spinning
 # (less user time with 2 threads; on a loaded machine, much less wall time too). So does
 # GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (the heap on transparent huge pages: far fewer page
 # faults, which on a virtual machine can be most of the system time).
@@ -45,7 +45,7 @@ for d in "${domains[@]}"; do
         out="$work/$d-$b-$t-$rep"
         timing=()
         [ "$b" = after ] && [ "$t" = 1 ] && [ "$rep" = 0 ] && timing=(--timing)
-        /usr/bin/time -f "%e %U %S" -o "$work/time" "${binary[$b]}" run "$file" -d "$d" --threads "$t" --random-inputs 1 --range 0,0.01 --out "$out" \
+        "${TIMER:-/usr/bin/time}" -f "%e %U %S" -o "$work/time" "${binary[$b]}" run "$file" -d "$d" --threads "$t" --random-inputs 1 --range 0,0.01 --out "$out" \
           "${timing[@]}" >"$work/stdout" 2>"$work/err" || { cat "$work/err"; exit 1; }
         [ ${#timing[@]} -eq 0 ] || grep "serial fraction" "$work/stdout" >"$work/serial-$d" || true
         cat "$work/time" >>"$work/times-$d-$b-$t"
