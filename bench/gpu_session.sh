@@ -15,7 +15,8 @@
 #      (default f64; interval:256 takes minutes a run), THREADS="1 2 4 8 16", on idle cores.
 #   bench/gpu_session.sh KIT OUT        (KIT: from bench/gpu_kit.sh; OUT: where results go)
 # STEPS (default "device_test prop cases xla timing checks") picks steps; FWD, TRAIN and
-# RANGES the programs and input ranges of the cases. bench/gpu_check.sh checks the rest here.
+# RANGES the programs and input ranges of the cases; VARIANTS the XLA variants; CHECK_ONLY a
+# pattern of the variants kept (cuda, xla_default, ...), CHECK_TIMEOUT a check's limit (40 s). bench/gpu_check.sh checks the rest here.
 # Every step has its own time limit, so that the results are packed whatever happens.
 set -uo pipefail
 kit=$(cd "$1" && pwd)
@@ -93,10 +94,11 @@ step "checks of large outputs, hashes"
 while read -r program inputs d; do
   for v in "$d"/cuda "$d"/xla_*; do
     [ -d "$v" ] || continue
+    case $(basename "$v") in ${CHECK_ONLY:-*}) ;; *) rm -f "$v"/result*.npy; continue ;; esac
     (cd "$v" && sha256sum result*.npy >"$v.sha256")
     size=$(du -sk --exclude=inputs "$v" | cut -f1)
     if wanted checks && [ "$size" -gt 1500 ]; then
-      timeout 40 "$shlo" check "$program" -i "$inputs" -o "$v" --json >"$v.check.json" 2>/dev/null
+      timeout "${CHECK_TIMEOUT:-40}" "$shlo" check "$program" -i "$inputs" -o "$v" --json >"$v.check.json" 2>/dev/null
       echo "$v: checked there, exit $?"
       rm -f "$v"/result*.npy
     fi
