@@ -55,7 +55,7 @@ wanted cases || { step done; exit 0; }
 step "inputs and cuda outputs"
 fwd=${FWD:-linear_fwd mlp_fwd cnn_fwd cifar_fwd cifar8_fwd cifar8_bn_fwd}
 # cnn_train_step is left out by default: 14 MB of outputs a variant, too large to bring back and
-# about ten seconds a check there.
+# about a minute a check there (the profile search: up to three analyses).
 train=${TRAIN:-linear_train_step mlp_train_step cifar8_train_step cifar8_mom_train_step cifar8_adam_train_step}
 : >"$work/case_list"
 for p in $fwd $train; do
