@@ -86,6 +86,21 @@ std::string profiles_text(const CheckReport& r) {
   return s;
 }
 
+// When the outputs fail a float32 profile but fit a reduced-precision one, the likely cause in
+// a user's words (the one measured: XLA's DEFAULT precision on an H200 is TF32).
+std::string reduced_precision_hint(const CheckReport& r) {
+  if (r.profile != "ieee" && r.profile != "cuda") return "";
+  if (r.consistent_profiles.empty() || judged_elements(r.outputs) == 0) return "";
+  const std::string& widest_needed = r.consistent_profiles.front();
+  if (widest_needed == "tf32")
+    return "hint: the outputs fit tf32, not " + r.profile +
+           ": their products look computed from TF32 operands (10 stored mantissa bits), as XLA computed dot_general and "
+           "convolution at precision DEFAULT on an H200 (docs/measurements.md); precision HIGHEST in the text asks for float32";
+  if (widest_needed == "bf16")
+    return "hint: the outputs fit bf16 only: their products look computed from bf16 operands (7 stored mantissa bits)";
+  return "";
+}
+
 // The lines under the table: the statistical tier's terms, then what each verdict rests on.
 std::vector<std::string> explanations(const CheckReport& r) {
   std::vector<std::string> lines;
@@ -123,6 +138,7 @@ std::vector<std::string> explanations(const CheckReport& r) {
   const bool statistical_only =
       std::any_of(r.outputs.begin(), r.outputs.end(), [](const OutputCheck& o) { return o.statistical_only > 0; });
   lines.push_back("consistent with profiles: " + profiles_text(r));
+  if (const std::string hint = reduced_precision_hint(r); !hint.empty()) lines.push_back(hint);
   switch (r.verdict()) {
     case Verdict::Pass:
       lines.push_back(statistical_only ? "PASS: every element lies within its statistical bound, and within its sound bound where that is finite"

@@ -252,6 +252,9 @@ TEST_CASE("stat tier: TF32 and bf16 matmul outputs are caught under ieee and pas
         CHECK((b_ieee.verdict() == Verdict::Improbable || b_ieee.verdict() == Verdict::Fail));
         CHECK(t_ieee.consistent_profiles == std::vector<std::string>{"tf32", "bf16"});
         CHECK(b_ieee.consistent_profiles.back() == "bf16");
+        CHECK(format_table(t_ieee).find("hint: the outputs fit tf32, not ieee") != std::string::npos);
+        if (b_ieee.consistent_profiles.size() == 1)
+          CHECK(format_table(b_ieee).find("hint: the outputs fit bf16 only") != std::string::npos);
         const CheckReport t_own = check(m, "tf32", in, {tf32}), b_own = check(m, "bf16", in, {bf16});
         INFO("tf32 under tf32: " << t_own.worst_pratio << "; bf16 under bf16: " << b_own.worst_pratio);
         CHECK(t_own.verdict() == Verdict::Pass);
@@ -260,6 +263,8 @@ TEST_CASE("stat tier: TF32 and bf16 matmul outputs are caught under ieee and pas
         const CheckReport f32 = check(m, "ieee", in, {f32_array(out_shape, dense_forward(in, 23))});
         CHECK(f32.verdict() == Verdict::Pass);
         CHECK(f32.worst_pratio > 0);
+        CHECK(format_table(f32).find("hint:") == std::string::npos);  // honest outputs: no hint
+        CHECK(format_table(t_own).find("hint:") == std::string::npos);  // the profile said tf32
       }
   }
 }
