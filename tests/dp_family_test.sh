@@ -8,6 +8,8 @@
 #   2. The momentum step (cifar8_mom_train_step.mlir) made data-parallel: R = 2 in f32 and R = 4 in
 #      interval:64 PASS, the velocities and the passed-through first moments included, the loss
 #      report-only; the control (the all-reduced sum divided by R - 1) FAILs.
+#   3. The Lean project's own data-parallel gate: the same batch on every replica against the
+#      single-device step on it PASSes, the loss judged too.
 # Usage: dp_family_test.sh SHLO ARTIFACTS_DIR SCRIPTS_DIR
 set -u
 shlo=$1
@@ -44,6 +46,13 @@ check "momentum pair, 4 replicas of 1" 0 $pair "$mom" --batch 1 --replicas 4 --d
 grep -q "replica_groups = dense<\[\[0, 1, 2, 3\]\]>" "$tmp/momdp4.mlir" || { echo "FAIL the 4-replica text has no group of 4"; fails=$((fails + 1)); }
 check "momentum pair in interval:64, inputs of both signs" 0 "$shlo" dp-check "$tmp/momdp4.mlir" "$tmp/mom4.mlir" -r 4 --random-inputs 3 --range -0.5,0.5 -d interval:64
 expect "every output judged" "^68 outputs judged, 1 report-only, 0 FAIL"
+
+# The Lean project's own gate: every replica gets the same batch (the arguments have the same type
+# in both programs, so dp-check gives each to every replica), and the mean of R equal gradients is
+# the single-device step's; the loss is then the same on every replica and judged too.
+check "momentum step on 4 examples" 0 $pair "$mom" --batch 4 --replicas 1 --dp "$tmp/unused.mlir" --full "$tmp/mom4b.mlir"
+check "duplicated batch: 2 replicas of the same 4 examples" 0 "$shlo" dp-check "$tmp/momdp2.mlir" "$tmp/mom4b.mlir" -r 2 --random-inputs 1 --range 0,0.01 -d f32
+expect "every output judged, the loss too" "^69 outputs judged, 0 report-only, 0 FAIL"
 
 sed 's/\(%arn[A-Za-z0-9]* = stablehlo.constant dense<\)2\.0>/\11.0>/' "$tmp/momdp2.mlir" >"$tmp/momdp2_r_minus_1.mlir"
 check "control: the control's text differs" 1 cmp -s "$tmp/momdp2.mlir" "$tmp/momdp2_r_minus_1.mlir"
