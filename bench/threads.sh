@@ -10,7 +10,9 @@
 # BEFORE=path/to/an/older/shlo runs that build too, interleaved with this one (rep by rep), and
 # reports its rows first: a before/after comparison on the same minutes of the machine. Every
 # run's outputs are compared with this build's first run.
-# Each domain's line "serial fraction" is this build's first 1-thread run's (shlo run --timing):
+# Each domain's line "serial fraction" is this build's last 1-thread run's (shlo run --timing;
+# the last, so that with REPS > 1 it is a warm run: a virtual machine's first run can spend a
+# third of its time faulting in memory the host took back, docs/measurements.md "All cores"):
 # the share of its CPU time outside loops that split over the threads, which bounds the
 # speed-up on 2 threads at 2 / (1 + fraction); it holds on a loaded machine too.
 # TIMER names GNU time where it is not /usr/bin/time. OpenMP's settings pass through: OMP_WAIT_POLICY=passive keeps waiting threads from spinning
@@ -44,7 +46,7 @@ for d in "${domains[@]}"; do
       for t in "${threads[@]}"; do
         out="$work/$d-$b-$t-$rep"
         timing=()
-        [ "$b" = after ] && [ "$t" = 1 ] && [ "$rep" = 0 ] && timing=(--timing)
+        [ "$b" = after ] && [ "$t" = 1 ] && [ "$rep" = $((reps - 1)) ] && timing=(--timing)
         "${TIMER:-/usr/bin/time}" -f "%e %U %S" -o "$work/time" "${binary[$b]}" run "$file" -d "$d" --threads "$t" --random-inputs 1 --range 0,0.01 --out "$out" \
           "${timing[@]}" >"$work/stdout" 2>"$work/err" || { cat "$work/err"; exit 1; }
         [ ${#timing[@]} -eq 0 ] || grep "serial fraction" "$work/stdout" >"$work/serial-$d" || true
