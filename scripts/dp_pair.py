@@ -27,6 +27,7 @@ import json
 import re
 import subprocess
 import sys
+import tempfile
 
 GRADIENT_READERS = ("thetaName", "mName", "vName")  # optimizer nodes name their parameter or state
 
@@ -37,11 +38,10 @@ def lift(shlo, path):
 
 
 def emit(shlo, doc, path):
-    tmp = path + ".render.json"
-    with open(tmp, "w") as f:
-        json.dump(doc, f)
-    subprocess.run([shlo, "emit", tmp, "-o", path], check=True)
-    subprocess.run(["rm", "-f", tmp], check=True)
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as render:
+        json.dump(doc, render)
+        render.flush()
+        subprocess.run([shlo, "emit", render.name, "-o", path], check=True)
 
 
 def walk(expr):

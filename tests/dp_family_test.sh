@@ -9,7 +9,7 @@
 #      interval:64 PASS, the velocities and the passed-through first moments included, the loss
 #      report-only; the control (the all-reduced sum divided by R - 1) FAILs.
 #   3. The Lean project's own data-parallel gate: the same batch on every replica against the
-#      single-device step on it PASSes, the loss judged too.
+#      single-device step on it PASSes, the loss judged too; divided by R - 1 it FAILs.
 # Usage: dp_family_test.sh SHLO ARTIFACTS_DIR SCRIPTS_DIR
 set -u
 shlo=$1
@@ -58,6 +58,8 @@ sed 's/\(%arn[A-Za-z0-9]* = stablehlo.constant dense<\)2\.0>/\11.0>/' "$tmp/momd
 check "control: the control's text differs" 1 cmp -s "$tmp/momdp2.mlir" "$tmp/momdp2_r_minus_1.mlir"
 check "control: all_reduce divided by R - 1" 1 "$shlo" dp-check "$tmp/momdp2_r_minus_1.mlir" "$tmp/mom8.mlir" -r 2 --random-inputs 1 --range 0,0.01 -d f32
 expect "the control fails on the parameters" "^68 outputs judged, 1 report-only, [1-9][0-9]* FAIL"
+check "control: the duplicated batch's all_reduce divided by R - 1" 1 "$shlo" dp-check "$tmp/momdp2_r_minus_1.mlir" "$tmp/mom4b.mlir" -r 2 --random-inputs 1 --range 0,0.01 -d f32
+expect "the duplicated batch's control fails" "^69 outputs judged, 0 report-only, [1-9][0-9]* FAIL"
 
 check "an SGD step (each gradient fused into its update) is refused" 1 $pair "$artifacts/cifar8_train_step.mlir" --batch 4 --replicas 2 --dp "$tmp/x.mlir" --full "$tmp/y.mlir"
 grep -q "an SGD step fuses them: not supported" "$tmp/err" || { echo "FAIL message"; cat "$tmp/err"; fails=$((fails + 1)); }
