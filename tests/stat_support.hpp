@@ -6,11 +6,13 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <map>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ast/program.hpp"
@@ -52,6 +54,16 @@ inline float reduced(float x, int bits) {
   float y;
   std::memcpy(&y, &b, 4);
   return y;
+}
+
+/// The hidden diagnostics' settings: an environment variable, or `fallback` when unset or empty.
+inline std::string env_or(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+/// "LO,HI" read as two floats.
+inline std::pair<float, float> range_of(const std::string& text) {
+  return {std::stof(text.substr(0, text.find(','))), std::stof(text.substr(text.find(',') + 1))};
 }
 
 inline std::string artifact(const char* name) { return std::string(SHLO_ARTIFACTS_DIR) + "/" + name + ".mlir"; }

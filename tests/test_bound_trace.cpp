@@ -34,11 +34,6 @@ double median_of(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-std::string env_or(const char* name, const char* fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : fallback;
-}
-
 }  // namespace
 
 TEST_CASE("bound trace: per intermediate value, where the bounds grow", "[.bound_trace]") {
@@ -48,7 +43,7 @@ TEST_CASE("bound trace: per intermediate value, where the bounds grow", "[.bound
     return;
   }
   const std::string range = env_or("SHLO_TRACE_RANGE", "-0.1,0.1");
-  const float lo = std::stof(range.substr(0, range.find(','))), hi = std::stof(range.substr(range.find(',') + 1));
+  const auto [lo, hi] = range_of(range);
   const auto seed = static_cast<std::uint64_t>(std::stoull(env_or("SHLO_TRACE_SEED", "1")));
   const int until = std::stoi(env_or("SHLO_TRACE_UNTIL", "1000000000"));
   const Module m = parse_module_file(file);

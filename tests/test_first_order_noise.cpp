@@ -140,15 +140,6 @@ SHLO_INSTANTIATE_RUN_PROGRAM(NoiseTangentDomain)
 using namespace shlo;
 using namespace shlo::test;
 
-namespace {
-
-std::string env_or(const char* name, const char* fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : fallback;
-}
-
-}  // namespace
-
 TEST_CASE("first-order rounding noise, sampled: float32, TF32 and bf16 outputs in its units", "[.first_order_noise]") {
   const char* file = std::getenv("SHLO_NOISE_FILE");
   if (!file) {
@@ -156,7 +147,7 @@ TEST_CASE("first-order rounding noise, sampled: float32, TF32 and bf16 outputs i
     return;
   }
   const std::string range = env_or("SHLO_NOISE_RANGE", "-0.1,0.1"), profile = env_or("SHLO_NOISE_PROFILE", "ieee");
-  const float lo = std::stof(range.substr(0, range.find(','))), hi = std::stof(range.substr(range.find(',') + 1));
+  const auto [lo, hi] = range_of(range);
   const auto seed = static_cast<std::uint64_t>(std::stoull(env_or("SHLO_NOISE_SEED", "1")));
   const int passes = std::stoi(env_or("SHLO_NOISE_PASSES", "32"));
   const double operand_unit = profile == "tf32" ? 0x1p-11 : profile == "bf16" ? 0x1p-8 : 0;
