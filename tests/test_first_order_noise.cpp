@@ -23,7 +23,8 @@
 //
 // What it leaves out, which a tier built on it would have to bound: the second-order rest, and
 // comparisons (relu, max pool, a select) whose float outcome may differ from the exact one:
-// here every comparison takes the exact (double) outcome. The draws are a hash of the operands
+// here every comparison takes the exact (double) outcome (a max or min at a tie whose tangents
+// differ is an error, as DualDomain makes it). The draws are a hash of the operands
 // and the pass, so runs repeat; two roundings of the same operands share their draw, as two
 // float evaluations of them share their error.
 #include <catch2/catch.hpp>
@@ -37,82 +38,63 @@
 
 #include "ast/mlir_parse.hpp"
 #include "interp/domain/domain_spec.hpp"
+#include "interp/domain/dual.hpp"
 #include "interp/run_impl.hpp"
 #include "tests/stat_support.hpp"
 #include "tests/support.hpp"
 
 namespace shlo {
 
-struct NoiseTangent {
-  double v = 0, t = 0;
-};
-
+/// DualDomain<F64Domain> (interp/domain/dual.hpp: the chain rule of every op, stated once) with
+/// a rounding's noise added to the tangent of every result that float32 rounds.
 class NoiseTangentDomain {
  public:
-  using Scalar = NoiseTangent;
+  using Dual = DualDomain<F64Domain>;
+  using Scalar = Dual::Scalar;
   static constexpr double kUnit = 0x1p-24;  // float32's unit roundoff
   /// pass: which draw; operand_unit: under tf32 / bf16 the unit of a product operand's
   /// rounding (2^-11, 2^-8), else 0.
-  NoiseTangentDomain(std::uint64_t pass, double operand_unit) : pass_(pass), operand_unit_(operand_unit) {}
+  NoiseTangentDomain(std::uint64_t pass, double operand_unit) : dual_(F64Domain{}), pass_(pass), operand_unit_(operand_unit) {}
   std::string name() const { return "noise-tangent"; }
 
-  Scalar from_rational(const Rational& q) const { return {F64Domain{}.from_rational(q), 0}; }
-  Scalar from_literal(std::string_view text) const { return {F64Domain{}.from_literal(text), 0}; }
-  Scalar from_bits(std::uint64_t bits, FloatFormat f) const { return {F64Domain{}.from_bits(bits, f), 0}; }
-  Scalar from_double(double x) const { return {x, 0}; }
-  Scalar parse(std::string_view text) const { return from_literal(text); }
-  std::string to_string(const Scalar& a) const { return std::to_string(a.v) + " ; " + std::to_string(a.t); }
-  double to_double(const Scalar& a) const { return a.v; }
+  Scalar from_rational(const Rational& q) const { return dual_.from_rational(q); }
+  Scalar from_literal(std::string_view text) const { return dual_.from_literal(text); }
+  Scalar from_bits(std::uint64_t bits, FloatFormat f) const { return dual_.from_bits(bits, f); }
+  Scalar from_double(double x) const { return dual_.from_double(x); }
+  Scalar parse(std::string_view text) const { return dual_.parse(text); }
+  std::string to_string(const Scalar& a) const { return dual_.to_string(a); }
+  double to_double(const Scalar& a) const { return a.value; }
 
-  Scalar add(const Scalar& a, const Scalar& b) const { return rounded(1, a.v + b.v, a.t + b.t, a.v, b.v); }
-  Scalar sub(const Scalar& a, const Scalar& b) const { return rounded(2, a.v - b.v, a.t - b.t, a.v, b.v); }
-  Scalar mul(const Scalar& a, const Scalar& b) const { return rounded(3, a.v * b.v, a.t * b.v + a.v * b.t, a.v, b.v); }
-  Scalar div(const Scalar& a, const Scalar& b) const {
-    const double q = a.v / b.v;
-    return rounded(4, q, (a.t - q * b.t) / b.v, a.v, b.v);
-  }
-  Scalar neg(const Scalar& a) const { return {-a.v, -a.t}; }
-  Scalar abs(const Scalar& a) const { return a.v < 0 ? neg(a) : a; }
-  Scalar max(const Scalar& a, const Scalar& b) const { return a.v >= b.v ? a : b; }
-  Scalar min(const Scalar& a, const Scalar& b) const { return a.v <= b.v ? a : b; }
-  Scalar exp(const Scalar& a) const {
-    const double e = std::exp(a.v);
-    return rounded(5, e, e * a.t, a.v);
-  }
-  Scalar log(const Scalar& a) const { return rounded(6, std::log(a.v), a.t / a.v, a.v); }
-  Scalar sqrt(const Scalar& a) const {
-    const double s = std::sqrt(a.v);
-    return rounded(7, s, a.t / (2 * s), a.v);
-  }
-  Scalar rsqrt(const Scalar& a) const {
-    const double s = 1 / std::sqrt(a.v);
-    return rounded(8, s, -a.t * s / (2 * a.v), a.v);
-  }
-  Scalar tanh(const Scalar& a) const {
-    const double h = std::tanh(a.v);
-    return rounded(9, h, (1 - h * h) * a.t, a.v);
-  }
-  Scalar logistic(const Scalar& a) const {
-    const double s = 1 / (1 + std::exp(-a.v));
-    return rounded(10, s, s * (1 - s) * a.t, a.v);
-  }
-  Scalar pi() const { return {M_PI, 0}; }
-  Scalar map_monotone(const Scalar&, const RationalMap&) const {
-    throw DomainError(name() + ": a rounding (convertF) has no tangent");
-  }
-  Tri compare(CompareDirection d, const Scalar& a, const Scalar& b) const { return F64Domain{}.compare(d, a.v, b.v); }
+  Scalar add(const Scalar& a, const Scalar& b) const { return rounded(1, dual_.add(a, b), a.value, b.value); }
+  Scalar sub(const Scalar& a, const Scalar& b) const { return rounded(2, dual_.sub(a, b), a.value, b.value); }
+  Scalar mul(const Scalar& a, const Scalar& b) const { return rounded(3, dual_.mul(a, b), a.value, b.value); }
+  Scalar div(const Scalar& a, const Scalar& b) const { return rounded(4, dual_.div(a, b), a.value, b.value); }
+  Scalar neg(const Scalar& a) const { return dual_.neg(a); }
+  Scalar abs(const Scalar& a) const { return dual_.abs(a); }
+  Scalar max(const Scalar& a, const Scalar& b) const { return dual_.max(a, b); }
+  Scalar min(const Scalar& a, const Scalar& b) const { return dual_.min(a, b); }
+  Scalar exp(const Scalar& a) const { return rounded(5, dual_.exp(a), a.value); }
+  Scalar log(const Scalar& a) const { return rounded(6, dual_.log(a), a.value); }
+  Scalar sqrt(const Scalar& a) const { return rounded(7, dual_.sqrt(a), a.value); }
+  Scalar rsqrt(const Scalar& a) const { return rounded(8, dual_.rsqrt(a), a.value); }
+  Scalar tanh(const Scalar& a) const { return rounded(9, dual_.tanh(a), a.value); }
+  Scalar logistic(const Scalar& a) const { return rounded(10, dual_.logistic(a), a.value); }
+  Scalar pi() const { return dual_.pi(); }
+  Scalar map_monotone(const Scalar& a, const RationalMap& f) const { return dual_.map_monotone(a, f); }
+  Tri compare(CompareDirection d, const Scalar& a, const Scalar& b) const { return dual_.compare(d, a, b); }
   Scalar select(bool p, const Scalar& a, const Scalar& b) const { return p ? a : b; }
   /// A product of a dot_general or convolution (rounded, its operands first under tf32 / bf16),
   /// then the addition (rounded): the interpreter's order of the terms.
   void mac(Scalar& acc, const Scalar& a, const Scalar& b) const {
     Scalar p = mul(a, b);
-    if (operand_unit_ > 0) p.t += (draw(11, a.v, 0) + draw(11, b.v, 0)) * operand_unit_ * std::fabs(p.v);
+    if (operand_unit_ > 0) p.tangent += (draw(11, a.value, 0) + draw(11, b.value, 0)) * operand_unit_ * std::fabs(p.value);
     acc = add(acc, p);
   }
 
  private:
-  Scalar rounded(std::uint64_t op, double v, double t, double x, double y = 0) const {
-    return {v, t + draw(op, x, y) * kUnit * std::fabs(v)};
+  Scalar rounded(std::uint64_t op, Scalar r, double x, double y = 0) const {
+    r.tangent += draw(op, x, y) * kUnit * std::fabs(r.value);
+    return r;
   }
   static std::uint64_t mix(std::uint64_t z) {  // splitmix64's finaliser
     z += 0x9e3779b97f4a7c15ull;
@@ -129,6 +111,7 @@ class NoiseTangentDomain {
     const double u1 = (static_cast<double>(h1 >> 11) + 0.5) * 0x1p-53, u2 = static_cast<double>(h2 >> 11) * 0x1p-53;
     return std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
   }
+  Dual dual_;
   std::uint64_t pass_;
   double operand_unit_;
 };
@@ -160,19 +143,19 @@ TEST_CASE("first-order rounding noise, sampled: float32, TF32 and bf16 outputs i
   for (int k = 0; k < passes; ++k) {
     std::vector<std::vector<Value<NoiseTangentDomain>>> args(1);
     for (const NpyArray& a : in) {
-      std::vector<NoiseTangent> v;
+      std::vector<NoiseTangentDomain::Scalar> v;
       for (float x : data(a)) v.push_back({x, 0});
-      args[0].push_back(Tensor<NoiseTangent>(a.shape, std::move(v)));
+      args[0].push_back(Tensor<NoiseTangentDomain::Scalar>(a.shape, std::move(v)));
     }
     const auto run = run_program(m, NoiseTangentDomain(static_cast<std::uint64_t>(k) + 1, operand_unit), std::move(args), RunOptions{});
     for (std::size_t o = 0; o < run.outputs[0].size(); ++o) {
-      const auto& t = std::get<Tensor<NoiseTangent>>(run.outputs[0][o]);
+      const auto& t = std::get<Tensor<NoiseTangentDomain::Scalar>>(run.outputs[0][o]);
       if (k == 0) {
         exact.emplace_back();
         variance.emplace_back(static_cast<std::size_t>(t.size()), 0.0);
-        for (std::int64_t i = 0; i < t.size(); ++i) exact[o].push_back(t[i].v);
+        for (std::int64_t i = 0; i < t.size(); ++i) exact[o].push_back(t[i].value);
       }
-      for (std::int64_t i = 0; i < t.size(); ++i) variance[o][static_cast<std::size_t>(i)] += t[i].t * t[i].t / passes;
+      for (std::int64_t i = 0; i < t.size(); ++i) variance[o][static_cast<std::size_t>(i)] += t[i].tangent * t[i].tangent / passes;
     }
   }
   const Arrays float32 = f32_outputs(text, in), tf32 = f32_outputs(with_rounded_operands(text, 10), in),
