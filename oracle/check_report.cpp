@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "interp/ops/common.hpp"
+#include "interp/sampled/sampled.hpp"
 #include "oracle/float_check.hpp"
 
 namespace shlo {
@@ -106,7 +107,15 @@ std::vector<std::string> explanations(const CheckReport& r) {
   std::vector<std::string> lines;
   lines.push_back("statistical tier: lambda " + fmt("%.3g", r.lambda) + " over at most " + fmt("%.0f", r.events) +
                   " events (a statistical bound relied on), each failing with probability <= " + fmt("%.2g", r.event_risk) +
-                  "; the whole check holds with probability >= 1 - " + fmt("%.2g", r.delta));
+                  "; the whole check holds with probability >= 1 - " + fmt("%.2g", r.delta) +
+                  (r.sampled ? " (half of it for the bound analysis, half for the sampled tier)" : ""));
+  if (r.sampled && r.sampled_error.empty())
+    lines.push_back("sampled tier: " + std::to_string(kSampledPasses) + " tangent passes in " + fmt("%.1f", r.sampled_seconds) +
+                    " s; an element is also IMPROBABLE farther than " + fmt("%.3g", r.sampled_factor) + " sigma_hat + " +
+                    fmt("%.3g", r.sampled_sketch_factor) + " |sketch|_(" + std::to_string(kSketchRank) +
+                    ") from that run's value (every correlation between rounding errors kept)");
+  else if (r.sampled)
+    lines.push_back("sampled tier: judged nothing (" + r.sampled_error + "); the statistical bound is the analysis' alone");
   for (const auto& o : r.outputs) {
     const std::string who = o.name + (r.replicas > 1 ? " (replica " + std::to_string(o.replica) + ")" : "");
     if (o.improbable)
@@ -209,6 +218,12 @@ std::string format_json(const CheckReport& r) {
   j["median_error_over_statistical_bound"] = r.median_pratio;
   j["worst_error_over_statistical_bound"] = num(r.worst_pratio);
   j["statistical"] = {{"delta", r.delta}, {"lambda", r.lambda}, {"sums", r.events}, {"risk_per_sum", r.event_risk}};
+  if (r.sampled)
+    j["sampled"] = {{"passes", kSampledPasses},
+                    {"factor", r.sampled_factor},
+                    {"sketch_factor", r.sampled_sketch_factor},
+                    {"seconds", r.sampled_seconds},
+                    {"error", r.sampled_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.sampled_error)}};
   j["first_unbounded_op"] = r.first_unbounded.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.first_unbounded);
   j["consistent_profiles"] = r.consistent_profiles;
   j["judged_elements"] = judged_elements(r.outputs);

@@ -4,12 +4,14 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "interp/domain/ieee.hpp"
 #include "interp/program_inputs.hpp"
 #include "interp/ops/common.hpp"
 #include "interp/run.hpp"
+#include "interp/sampled/sampled.hpp"
 
 namespace shlo {
 
@@ -110,12 +112,61 @@ Analysis analyse(const Module& m, const BoundDomain& d, const std::vector<std::v
   return out;
 }
 
+// The sampled tier's run: per replica, result and element, its bound on |float - exact| (empty
+// when it could not judge, with the reason). `risk`: its share of the check's failure
+// probability, half for the bounds every value's second-order terms and comparisons use (at most
+// `values` of them), half for the verdicts.
+struct Sampled {
+  std::vector<std::vector<std::vector<SampledElement>>> bounds;
+  SampledFactors factors;
+  double seconds = 0;
+  std::string error;
+};
+
+Sampled sample(const Module& m, const FloatProfile& profile, const std::vector<std::vector<NpyArray>>& inputs, int replicas,
+               double risk, double values, const std::function<void(const std::string&)>& progress) {
+  const Function& f = m.function();
+  double verdicts = 0;
+  for (const auto& t : f.return_types) verdicts += static_cast<double>(num_elements(t.shape)) * replicas;
+  Sampled out;
+  out.factors = sampled_factors(risk / 2, verdicts);
+  const SampledDomain d(profile, sampled_factors(risk / 2, values));
+  RunOptions options;
+  options.replicas = replicas;
+  options.progress = [&](const RunProgress& p) {
+    if (progress)
+      progress("sampled tier [" + std::to_string(p.done + 1) + "/" + std::to_string(p.total) + "] " + p.current->result +
+               " = stablehlo." + op_name(p.current->op));
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    const auto run = run_program(m, d, npy_values(d, f, inputs), options);
+    for (const auto& replica : run.outputs) {
+      out.bounds.emplace_back();
+      for (const auto& value : replica) {
+        out.bounds.back().emplace_back();
+        if (const auto* t = std::get_if<Tensor<SampledScalar>>(&value))
+          for (const auto& x : t->data) {
+            const SampledScalar c = d.closed(x);
+            out.bounds.back().back().push_back({c.value, SampledDomain::bound(c, out.factors)});
+          }
+      }
+    }
+  } catch (const std::exception& e) {  // an op it has no model for, a comparison near flipping in sort
+    out.bounds.clear();
+    out.error = e.what();
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
 // Every output against its analysis. `whole_risk`: the whole check's failure probability,
 // which bounds every element's. Appends every float element's error/bound (both tiers) to
 // `all_ratios` and `all_pratios` when given.
 std::vector<OutputCheck> judge_outputs(const Module& m, const BoundDomain& d, const Analysis& analysis,
                                        const std::vector<std::vector<NpyArray>>& outputs, int replicas, double whole_risk,
-                                       std::vector<double>* all_ratios = nullptr, std::vector<double>* all_pratios = nullptr) {
+                                       const Sampled* sampled, std::vector<double>* all_ratios = nullptr,
+                                       std::vector<double>* all_pratios = nullptr) {
   const Function& f = m.function();
   std::vector<OutputCheck> checks;
   for (int r = 0; r < replicas; ++r)
@@ -165,7 +216,10 @@ std::vector<OutputCheck> judge_outputs(const Module& m, const BoundDomain& d, co
       for (std::int64_t k = 0; k < t.size(); ++k) {
         const BoundScalar s = d.closed(t[k]);
         const double yk = ys[static_cast<std::size_t>(k)];
-        const ElementVerdict v = judge_element(d, s, yk);
+        const SampledElement se = sampled && !sampled->bounds.empty()
+                                      ? sampled->bounds[static_cast<std::size_t>(r)][i][static_cast<std::size_t>(k)]
+                                      : SampledElement{};
+        const ElementVerdict v = judge_element(d, s, yk, se);
         o.flips += (s.flags & kMayFlip) != 0;
         o.nonfinite += !std::isfinite(yk);
         o.over += v.over;
@@ -174,7 +228,7 @@ std::vector<OutputCheck> judge_outputs(const Module& m, const BoundDomain& d, co
           // An element downstream of a comparison the statistical tier decided also relies on
           // the comparison's operands: count it at the whole check's risk.
           const double risk =
-              s.flags & kMayFlip || v.certain_nonfinite ? whole_risk : std::min(whole_risk, (s.events + 1) * d.event_risk());
+              s.flags & kMayFlip || v.certain_nonfinite || se.bound != kInf ? whole_risk : std::min(whole_risk, (s.events + 1) * d.event_risk());
           o.improbable_probability = std::min(o.improbable_probability, risk);
         }
         o.statistical_only += v.statistical_only;
@@ -261,7 +315,7 @@ Verdict ElementVerdict::verdict() const {
   return over ? Verdict::Fail : improbable ? Verdict::Improbable : unbounded ? Verdict::NoVerdict : Verdict::Pass;
 }
 
-ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, double y) {
+ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, double y, SampledElement sampled) {
   const BoundScalar s = d.closed(open);
   ElementVerdict v;
   const double bound = d.bound(s);
@@ -274,6 +328,13 @@ ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, doub
   // alone again").
   const bool judged = std::isfinite(s.lo) && std::isfinite(s.hi);
   const double pbound = judged ? d.pbound(s) : kInf;
+  // The sampled tier's verdict: |y - its reference| over its bound (a NaN y is outside it).
+  const bool sampled_judges = sampled.bound != kInf;
+  const double sampled_ratio = !sampled_judges ? 0
+                               : y != y        ? kInf
+                               : std::fabs(y - sampled.value) == 0 ? 0
+                               : sampled.bound == 0 ? kInf
+                                                    : std::fabs(y - sampled.value) / sampled.bound;
   if (nonfinite(s)) {  // inf or NaN in every float evaluation: y must be that value
     const BoundDomain::Kind k = d.kind(s);
     v.certain_nonfinite = true;
@@ -302,8 +363,8 @@ ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, doub
   if (y != y) {  // NaN: only an element with an infinite bound may be one
     v.error = v.ulps = kInf;
     v.over = bound != kInf;
-    v.improbable = !v.over && pbound != kInf;
-    v.unbounded = bound == kInf && pbound == kInf;
+    v.improbable = !v.over && (pbound != kInf || sampled_judges);
+    v.unbounded = bound == kInf && pbound == kInf && !sampled_judges;
     v.ratio = v.over ? kInf : 0;
     v.pratio = v.over || v.improbable ? kInf : 0;
     return v;
@@ -316,12 +377,14 @@ ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, doub
     v.ratio = std::max(v.ratio, into_gap(y, s.st.lo, s.st.hi, bound));
     v.pratio = std::max(v.pratio, into_gap(y, s.st.plo, s.st.phi, pbound));
   }
+  v.pratio = std::max(v.pratio, sampled_ratio);
   v.over = v.ratio > 1;
   v.improbable = !v.over && v.pratio > 1;
   // Where the sound tier has no bound (its float evaluation may overflow), the statistical tier
   // still judges while its own bound is finite; only where both are infinite is there no verdict.
-  v.unbounded = bound == kInf && pbound == kInf && !v.improbable;
-  v.statistical_only = bound == kInf && pbound != kInf && !v.improbable;
+  const bool statistical = pbound != kInf || sampled_judges;
+  v.unbounded = bound == kInf && !statistical && !v.improbable;
+  v.statistical_only = bound == kInf && statistical && !v.improbable;
   return v;
 }
 
@@ -383,18 +446,26 @@ CheckReport report_head(const Module& m, const FloatProfile& profile, int replic
   report.replicas = replicas;
   report.delta = options.delta;
   report.events = std::max(1.0, sum_events(m, replicas));
-  report.lambda = BoundDomain::lambda_for(options.delta, report.events);
+  // With the sampled tier, each statistical bound gets half of delta.
+  report.lambda = BoundDomain::lambda_for(options.sampled ? options.delta / 2 : options.delta, report.events);
+  report.sampled = options.sampled;
   return report;
 }
 
 // One output set judged against an analysis made with the head's lambda.
 CheckReport judged_report(CheckReport report, const Module& m, const BoundDomain& d, const Analysis& analysis,
-                          const std::vector<std::vector<NpyArray>>& outputs, int replicas) {
+                          const Sampled* sampled, const std::vector<std::vector<NpyArray>>& outputs, int replicas) {
   report.event_risk = d.event_risk();
+  if (sampled) {
+    report.sampled_factor = sampled->factors.K;
+    report.sampled_sketch_factor = sampled->factors.Q;
+    report.sampled_seconds = sampled->seconds;
+    report.sampled_error = sampled->error;
+  }
   report.seconds = analysis.seconds;
   report.first_unbounded = analysis.first_unbounded;
   std::vector<double> ratios, pratios;
-  report.outputs = judge_outputs(m, d, analysis, outputs, replicas, report.delta, &ratios, &pratios);
+  report.outputs = judge_outputs(m, d, analysis, outputs, replicas, report.delta, sampled, &ratios, &pratios);
   for (const auto& o : report.outputs) {
     if (o.predicate) continue;
     report.worst_ratio = std::max(report.worst_ratio, o.worst_ratio);
@@ -414,8 +485,11 @@ std::vector<CheckReport> check_float_output_sets(const Module& m, const FloatPro
   const CheckReport head = report_head(m, profile, replicas, options);
   const BoundDomain d(profile, head.lambda);
   const Analysis analysis = analyse(m, d, inputs, replicas, {});
+  std::optional<Sampled> sampled;
+  if (options.sampled) sampled = sample(m, profile, inputs, replicas, options.delta / 2, head.events, {});
   std::vector<CheckReport> reports;
-  for (const auto& outputs : output_sets) reports.push_back(judged_report(head, m, d, analysis, outputs, replicas));
+  for (const auto& outputs : output_sets)
+    reports.push_back(judged_report(head, m, d, analysis, sampled ? &*sampled : nullptr, outputs, replicas));
   return reports;
 }
 
@@ -424,7 +498,13 @@ CheckReport check_float_outputs(const Module& m, const FloatProfile& profile, co
                                 const std::function<void(const std::string&)>& progress, const CheckOptions& options) {
   CheckReport report = report_head(m, profile, replicas, options);
   const BoundDomain d(profile, report.lambda);
-  report = judged_report(std::move(report), m, d, analyse(m, d, inputs, replicas, progress), outputs, replicas);
+  auto sampled_for = [&](const FloatProfile& p) {
+    return options.sampled ? std::optional<Sampled>(sample(m, p, inputs, replicas, options.delta / 2, report.events, progress))
+                           : std::nullopt;
+  };
+  const auto analysis = analyse(m, d, inputs, replicas, progress);
+  const auto sampled = sampled_for(profile);
+  report = judged_report(std::move(report), m, d, analysis, sampled ? &*sampled : nullptr, outputs, replicas);
 
   // Which of ieee, tf32, bf16 (narrowest first) the outputs are consistent with.
   const auto* begin = std::begin(kMatmulProfiles);
@@ -443,8 +523,11 @@ CheckReport check_float_outputs(const Module& m, const FloatProfile& profile, co
     bool ok = consistent(report.outputs);  // the same bounds when there is no matmul
     if (p != at && matmuls) {
       if (!options.find_consistent_profiles) break;
-      const BoundDomain wider(with_allowances_of(float_profile(*p), profile), report.lambda);
-      ok = consistent(judge_outputs(m, wider, analyse(m, wider, inputs, replicas, progress), outputs, replicas, options.delta));
+      const FloatProfile wider_profile = with_allowances_of(float_profile(*p), profile);
+      const BoundDomain wider(wider_profile, report.lambda);
+      const auto wider_sampled = sampled_for(wider_profile);
+      ok = consistent(judge_outputs(m, wider, analyse(m, wider, inputs, replicas, progress), outputs, replicas, options.delta,
+                                    wider_sampled ? &*wider_sampled : nullptr));
     }
     if (ok) {
       report.consistent_profiles.assign(p, end);

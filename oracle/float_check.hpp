@@ -11,6 +11,7 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -48,7 +49,14 @@ struct ElementVerdict {
   bool nan_alternative = false;
   Verdict verdict() const;
 };
-ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& s, double y);
+/// The sampled tier's judgement of one element (interp/sampled): |y - value| <= bound but for an
+/// improbable event, value its double reference; an infinite bound says nothing.
+struct SampledElement {
+  double value = 0, bound = std::numeric_limits<double>::infinity();
+};
+/// The statistical tier calls y IMPROBABLE when it lies outside the analysis' statistical bound
+/// or outside the sampled one.
+ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& s, double y, SampledElement sampled = {});
 
 /// Log2 histograms: error/bound in bins  0 | (0, 2^-16] | (2^-16, 2^-15] ... (1/2, 1] | > 1,
 /// ulps in bins  0 | (0, 1/2] | (1/2, 1] | (1, 2] ... (512, 1024] | > 1024.
@@ -89,6 +97,10 @@ struct CheckOptions {
   /// When the outputs are not consistent with the profile, try the wider matmul profiles
   /// (tf32, bf16: one more analysis each) to say which they are consistent with.
   bool find_consistent_profiles = true;
+  /// Also run the sampled tier (interp/sampled/sampled.hpp: P tangent passes, every correlation
+  /// kept): the statistical bound is then the smaller of the two, the failure probability
+  /// delta split evenly between them.
+  bool sampled = false;
 };
 
 struct CheckReport {
@@ -102,6 +114,11 @@ struct CheckReport {
   // The statistical tier: lambda, its events (at most `events`, each failing with probability
   // at most event_risk), and the whole check's failure probability delta.
   double delta = 0, lambda = 0, events = 0, event_risk = 0;
+  /// The sampled tier (CheckOptions::sampled): whether it ran, its factors K and Q (the verdict's
+  /// bound is K sigma_hat + Q |sketch|_(k)), its seconds, and why it said nothing ("" when it judged).
+  bool sampled = false;
+  double sampled_factor = 0, sampled_sketch_factor = 0, sampled_seconds = 0;
+  std::string sampled_error;
   /// The first instruction whose result had an infinite bound ("" when none did).
   std::string first_unbounded;
   /// Profiles among ieee, tf32, bf16 (or the one checked, if another) that the outputs are

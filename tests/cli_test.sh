@@ -62,6 +62,11 @@ module @m {
 MLIR
 check "run the sum of ones" 0 "$shlo" run "$tmp/ones.mlir" -d f32 --random-inputs 1 --out "$tmp/ones"
 check "check the sum of ones" 0 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones"
+check "check the sum of ones with the sampled tier" 0 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones" --sampled
+grep -q "sampled tier: 64 tangent passes" "$tmp/out" && grep -q "half for the sampled tier" "$tmp/out" ||
+  { echo "FAIL --sampled in the report's head"; cat "$tmp/out"; fails=$((fails + 1)); }
+check "--sampled --json" 0 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones" --sampled --json
+grep -q '"sampled": {' "$tmp/out" || { echo "FAIL --sampled in the JSON"; cat "$tmp/out"; fails=$((fails + 1)); }
 # --allow FUNCTION=ULPS: said in the report's head; a bad one is bad input, exit 2, named.
 check "--allow sets an allowance" 0 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones" --allow exp=2.5,log=4
 grep -q "profile ieee with exp 2.5, log 4 (ulps, set by hand)" "$tmp/out" || { echo "FAIL --allow in the report"; cat "$tmp/out"; fails=$((fails + 1)); }
@@ -74,6 +79,7 @@ hlen=$(od -An -tu2 -j8 -N2 "$tmp/ones/result0.npy" | tr -d ' ')
 printf '\x00\x04\x80\x45' | dd of="$tmp/ones/result0.npy" bs=1 seek=$((10 + hlen)) conv=notrunc status=none  # 4096.5
 check "an output outside the statistical bound is IMPROBABLE, exit 3" 3 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones"
 grep -q "IMPROBABLE" "$tmp/out" && grep -q "probability <=" "$tmp/out" || { echo "FAIL improbable report"; cat "$tmp/out"; fails=$((fails + 1)); }
+check "outside both statistical bounds with --sampled, exit 3" 3 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones" --sampled
 check "a larger --delta cannot make it pass" 3 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones" --delta 0.01
 check "a tiny --delta widens the statistical bound" 0 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones" --delta 1e-300
 check "--delta 0 is refused" 2 "$shlo" check "$tmp/ones.mlir" --inputs "$tmp/ones/inputs" --outputs "$tmp/ones" --delta 0

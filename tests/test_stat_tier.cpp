@@ -339,14 +339,15 @@ struct HonestFigures {
 
 // Every honest evaluation of the artifact `name` on inputs drawn in each range with each
 // seed is neither IMPROBABLE nor FAIL (one bound analysis per draw judges all five).
-HonestFigures honest_sweep(const std::string& name, const Module& m, const std::vector<Range>& ranges, const std::vector<std::uint64_t>& seeds) {
+HonestFigures honest_sweep(const std::string& name, const Module& m, const std::vector<Range>& ranges, const std::vector<std::uint64_t>& seeds,
+                           const CheckOptions& options = {}) {
   HonestFigures f;
   const int replicas = name.find("dp") != std::string::npos ? 2 : 1;  // the data-parallel program
   for (const Range range : ranges)
     for (std::uint64_t seed : seeds) {
       const std::vector<Arrays> in = replica_inputs(m, replicas, seed, range);
       const auto sets = honest_evaluations(m, in, seed);
-      const auto reports = check_float_output_sets(m, float_profile("ieee"), in, sets, replicas);
+      const auto reports = check_float_output_sets(m, float_profile("ieee"), in, sets, replicas, options);
       for (std::size_t k = 0; k < reports.size(); ++k) {
         const CheckReport& r = reports[k];
         const std::string where = name + " [" + std::to_string(range.lo) + ", " + std::to_string(range.hi) + ") seed " +
@@ -377,18 +378,20 @@ std::string program_text(const std::string& name) {
   return test::read_file(artifact(name.c_str()));
 }
 
-HonestFigures honest_sweep(const std::string& name, const std::vector<Range>& ranges, const std::vector<std::uint64_t>& seeds) {
-  return honest_sweep(name, parse_module(program_text(name), name + ".mlir"), ranges, seeds);
+HonestFigures honest_sweep(const std::string& name, const std::vector<Range>& ranges, const std::vector<std::uint64_t>& seeds,
+                           const CheckOptions& options = {}) {
+  return honest_sweep(name, parse_module(program_text(name), name + ".mlir"), ranges, seeds, options);
 }
 
 // The sweep of one artifact in a test: skipped without the artifacts, figures printed, and
 // at least one check that had something to judge (a sweep of NO VERDICTs proves nothing).
-void honest_sweep_test(const std::string& name, const std::vector<Range>& ranges, const std::vector<std::uint64_t>& seeds) {
+void honest_sweep_test(const std::string& name, const std::vector<Range>& ranges, const std::vector<std::uint64_t>& seeds,
+                       const CheckOptions& options = {}) {
   if (!std::ifstream(artifact(name.c_str()))) {
     WARN("skipped: " << artifact(name.c_str()) << " is absent");
     return;
   }
-  const HonestFigures f = honest_sweep(name, ranges, seeds);
+  const HonestFigures f = honest_sweep(name, ranges, seeds, options);
   WARN(name << ": " << f.checks << " checks (" << f.no_verdict << " NO VERDICT), worst honest error over the statistical bound "
             << f.worst_pratio << " at " << f.worst_at);
   CHECK(f.no_verdict < f.checks);
@@ -430,6 +433,29 @@ TEST_CASE("stat tier: honest float32 outputs of small convolutional programs in 
                                        << train.worst_pratio << " at " << train.worst_at);
   CHECK(train.no_verdict < train.checks);
   CHECK(train.worst_pratio > 0);
+  CHECK(train.worst_pratio < 1);
+}
+
+// The same with the sampled tier (interp/sampled/sampled.hpp) judging too: its bound is a
+// second statistical bound, so an honest evaluation must lie within it as well.
+TEST_CASE("stat tier: honest float32 outputs in four orders and on the CUDA host path are never IMPROBABLE with the sampled tier",
+          "[bound][stat][sampled]") {
+  CheckOptions sampled;
+  sampled.sampled = true;
+  for (const char* name : {"linear_fwd", "mlp_fwd"}) honest_sweep_test(name, kAllRanges, {4, 5}, sampled);
+  const HonestFigures conv = honest_sweep("small_conv", parse_module(kSmallConv, "small_conv.mlir"), kAllRanges, {4, 5}, sampled);
+  WARN("small_conv with the sampled tier: " << conv.checks << " checks, worst honest error over the statistical bound "
+                                            << conv.worst_pratio << " at " << conv.worst_at);
+  CHECK(conv.checks == 30);
+  CHECK(conv.no_verdict == 0);
+  CHECK(conv.worst_pratio > 0);
+  CHECK(conv.worst_pratio < 1);
+  if (!std::ifstream(artifact("cnn_train_step"))) return;
+  const HonestFigures train = honest_sweep("small_cnn_train_step", kAllRanges, {4}, sampled);
+  WARN("cnn_train_step at 4 x 8 x 8 with the sampled tier: " << train.checks << " checks (" << train.no_verdict
+                                                             << " NO VERDICT), worst honest error over the statistical bound "
+                                                             << train.worst_pratio << " at " << train.worst_at);
+  CHECK(train.no_verdict < train.checks);
   CHECK(train.worst_pratio < 1);
 }
 

@@ -1,0 +1,587 @@
+// The sampled domain's rules (the model and its argument: sampled.hpp, docs/sampled_tier.md).
+#include "interp/sampled/sampled.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "interp/domain/domain_spec.hpp"
+#include "num/rational.hpp"
+
+namespace shlo {
+namespace {
+
+constexpr int P = kSampledPasses;
+constexpr double kUnit = 0x1p-24;           // float32's unit roundoff
+constexpr double kUlp = 0x1p-23;            // an ulp of a float32 in [1, 2)
+constexpr double kDouble = 0x1p-52;         // the double run's own error, relative, per op (libm within 1 ulp)
+constexpr double kFloatMax = 3.4028234663852886e38;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+std::uint64_t mix(std::uint64_t z) {  // splitmix64's finaliser
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+std::uint64_t bits_of(double x) {
+  std::uint64_t b;
+  std::memcpy(&b, &x, 8);
+  return b;
+}
+/// A key naming one value: its number and first coordinates.
+std::uint64_t identity(const SampledScalar& s) { return mix(bits_of(s.value) ^ mix(bits_of(s.tangent[0]) ^ mix(bits_of(s.sketch[0])))); }
+std::uint64_t key_of(std::uint64_t op, const SampledScalar& a) { return mix(op ^ mix(identity(a))); }
+std::uint64_t key_of(std::uint64_t op, const SampledScalar& a, const SampledScalar& b) {
+  return mix(op ^ mix(identity(a) ^ mix(identity(b) + 0x632be59bd9b4e019ull)));
+}
+
+/// The standard normal quantile (Acklam's rational approximation, relative error below 1.2e-9).
+double normal_quantile(double p) {
+  static constexpr double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                                 1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
+  static constexpr double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                                 6.680131188771972e+01,  -1.328068155288572e+01};
+  static constexpr double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                                 -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
+  static constexpr double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00};
+  constexpr double low = 0.02425;
+  if (p < low) {
+    const double q = std::sqrt(-2 * std::log(p));
+    return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+  }
+  if (p > 1 - low) {
+    const double q = std::sqrt(-2 * std::log1p(-p));
+    return -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+  }
+  const double q = p - 0.5, r = q * q;
+  return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+         (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+/// Pass p's standard normal draw for `key`.
+double draw(std::uint64_t key, int p) {
+  const std::uint64_t h = mix(key ^ mix(static_cast<std::uint64_t>(p) * 0xd1b54a32d192ed03ull));
+  return normal_quantile((static_cast<double>(h >> 11) + 0.5) * 0x1p-53);
+}
+/// Pass p's standard Cauchy draw for `key`.
+double cauchy(std::uint64_t key, int p) {
+  const std::uint64_t h = mix(key ^ mix(static_cast<std::uint64_t>(p) * 0x9e6c63d0676a9a99ull + 0x5851f42d4c957f2dull));
+  return std::tan(M_PI * ((static_cast<double>(h >> 11) + 0.5) * 0x1p-53 - 0.5));
+}
+/// Adds sd * z_p to every tangent.
+void add_noise(SampledScalar& s, double sd, std::uint64_t key) {
+  if (sd == 0) return;
+  for (int p = 0; p < P; ++p) s.tangent[static_cast<std::size_t>(p)] += sd * draw(key, p);
+}
+SampledScalar unbounded(double value) {
+  SampledScalar s;
+  s.value = value;
+  s.infinite = true;
+  return s;
+}
+/// r's coordinates = ca a's + cb b's.
+void combine(SampledScalar& r, const SampledScalar& a, double ca, const SampledScalar& b, double cb) {
+  for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k) {
+    r.tangent[k] = ca * a.tangent[k] + cb * b.tangent[k];
+    r.sketch[k] = ca * a.sketch[k] + cb * b.sketch[k];
+  }
+  r.infinite = a.infinite || b.infinite;
+}
+SampledScalar exact_value(double v) {
+  SampledScalar s;
+  s.value = v;
+  return s;
+}
+// Operation numbers for the draws' keys.
+enum OpKey : std::uint64_t {
+  kAdd = 1, kSub, kMul, kDiv, kExp, kLog, kSqrt, kRsqrt, kTanh, kLogistic, kOperand, kSumClose, kAbs, kKink, kPi, kSelect, kScatter
+};
+
+}  // namespace
+
+double SampledDomain::sigma_hat(const Scalar& s) {
+  double q = 0;
+  for (double t : s.tangent) q += t * t;
+  return std::sqrt(q / P);
+}
+
+double SampledDomain::sketch_rank(const Scalar& s) {
+  std::array<double, kSampledPasses> a;
+  for (std::size_t k = 0; k < a.size(); ++k) a[k] = std::fabs(s.sketch[k]);
+  std::nth_element(a.begin(), a.begin() + (kSketchRank - 1), a.end());
+  return a[kSketchRank - 1];
+}
+
+double SampledDomain::bound(const Scalar& s, const SampledFactors& f) {
+  if (s.infinite || std::isnan(s.value)) return kInf;
+  if (std::isinf(s.value)) return 0;  // an exact infinity (a literal: max pool's padding)
+  return f.K * sigma_hat(s) + f.Q * sketch_rank(s) + s.kink;
+}
+
+SampledDomain::SampledDomain(FloatProfile profile, SampledFactors rest)
+    : profile_(std::move(profile)),
+      rest_(rest),
+      operand_unit_(profile_.reduced_operands() ? std::ldexp(1.0, -(profile_.operand_bits + 1)) : 0) {}
+
+void SampledDomain::add_source(Scalar& s, double bound, std::uint64_t key) const {
+  if (bound == 0) return;
+  if (!std::isfinite(bound)) {
+    s.infinite = true;
+    return;
+  }
+  const std::uint64_t k = mix(key ^ 0x2545f4914f6cdd1dull);
+  for (int p = 0; p < P; ++p) s.sketch[static_cast<std::size_t>(p)] += bound * cauchy(k, p);
+}
+
+// ---- Values in ----------------------------------------------------------------------------
+
+SampledScalar SampledDomain::from_rational(const Rational& q) const {
+  // The float program holds the nearest float32: its distance is a source (not random).
+  const double v = round_rational<double>(q);
+  const double f = static_cast<double>(round_rational<float>(q));
+  if (!std::isfinite(f)) return unbounded(v);
+  Scalar s = exact_value(v);
+  add_source(s, std::fabs(v - f) + kDouble * std::fabs(v), bits_of(v));
+  return s;
+}
+
+SampledScalar SampledDomain::from_literal(std::string_view text) const {
+  const Literal lit = parse_literal(text);
+  switch (lit.kind) {
+    case Literal::Kind::Finite: return from_rational(lit.value);
+    case Literal::Kind::PosInf: return exact_value(kInf);  // exact: max pool's padding
+    case Literal::Kind::NegInf: return exact_value(-kInf);
+    case Literal::Kind::NaN: return unbounded(std::numeric_limits<double>::quiet_NaN());
+  }
+  return exact_value(0);
+}
+
+SampledScalar SampledDomain::from_bits(std::uint64_t bits, FloatFormat f) const {
+  const double v = F64Domain{}.from_bits(bits, f);
+  if (std::isnan(v)) return unbounded(v);
+  if (std::isinf(v) || f == FloatFormat::Binary32) return exact_value(v);
+  return from_rational(rational_from_double(v));
+}
+
+SampledScalar SampledDomain::from_double(double x) const {
+  if (std::isnan(x)) return unbounded(x);
+  if (std::isinf(x)) return exact_value(x);
+  return from_rational(rational_from_double(x));  // exact when x is a float32 (an f32 input)
+}
+
+std::string SampledDomain::to_string(const Scalar& a) const {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%.17g", a.value);
+  return buf;
+}
+
+// ---- Roundings and sums -------------------------------------------------------------------
+
+// r holds the op's exact result as a function of its perturbed operands, to first order in its
+// coordinates, the rest already a source; the op's own rounding is added here.
+SampledScalar SampledDomain::rounded(Scalar r, std::uint64_t key, double ulps) const {
+  if (r.infinite || !std::isfinite(r.value)) return unbounded(r.value);
+  const double inherited = bound_of(r), magnitude = std::fabs(r.value) + inherited;
+  if (magnitude * (1 + 2 * kUnit) > kFloatMax) return unbounded(r.value);
+  double rest = (profile_.flush_to_zero ? 0x1p-126 : 0x1p-150) + kDouble * std::fabs(r.value);
+  if (ulps <= 0.5) {  // correctly rounded: d (v + e) with d mean-zero within u: d v in the tangents,
+                      // d e (second order) a source
+    add_noise(r, kUnit * std::fabs(r.value), key);
+    rest += kUnit * inherited;
+  } else {  // a library function: its allowance, not random
+    rest += ulps * kUlp * magnitude;
+  }
+  add_source(r, rest, key);
+  return r;
+}
+
+SampledScalar SampledDomain::operand_rounded(const Scalar& a) const {
+  // Only the first-order part: the conversion's second-order terms are the product's
+  // (add_product), where they are bounded by the unit itself rather than statistically.
+  if (operand_unit_ == 0 || a.infinite) return a;
+  Scalar r = a;
+  add_noise(r, operand_unit_ * std::fabs(a.value), key_of(kOperand, a));
+  return r;
+}
+
+SampledScalar SampledDomain::closed(const Scalar& s) const {
+  if (!s.open) return s;
+  Scalar c = s;
+  c.open = false;
+  c.terms = 0;
+  c.magnitude = c.exact_magnitude = c.squares = c.sources = 0;
+  if (s.infinite || !std::isfinite(s.magnitude) || !std::isfinite(s.value)) return unbounded(s.value);
+  const double n = s.terms;
+  // Every partial sum, in any order, lies within the magnitude widened by the additions' own
+  // errors (gamma_(n-1) of it): beyond the float range, the sum may overflow.
+  const double gamma = n > 1 ? (n - 1) * kUnit / (1 - (n - 1) * kUnit) : 0;
+  const double partial = s.magnitude * (1 + gamma);
+  if (partial > kFloatMax) return unbounded(s.value);
+  // Each addition's rounding is d_k times a computed partial sum, each product's d_i times the
+  // computed product: to first order the exact partial sums (within the sum of the terms'
+  // magnitudes, in any order) and products, in the tangents. The rest is d times the partial
+  // sums' errors: the terms' (within their summed bounds) and the earlier roundings', a
+  // martingale whose largest value over the sum is within K times the noise's deviation but for
+  // an event (Doob), so every partial sum's is.
+  const double additions = n > 1 ? (n - 1) * s.exact_magnitude * s.exact_magnitude : 0;
+  const double deviation = kUnit * std::sqrt(additions + s.squares);
+  const std::uint64_t key = mix(kSumClose ^ mix(identity(s) ^ mix(bits_of(s.magnitude))));
+  add_noise(c, deviation, key);
+  // The terms' own sources (one G for all: the sum's), the double run's additions, underflow.
+  add_source(c,
+             s.sources + kUnit * n * (s.magnitude - s.exact_magnitude + rest_.K * deviation) +
+                 (n > 1 ? (n - 1) * 0x1p-53 * s.magnitude : 0) + 2 * n * (profile_.flush_to_zero ? 0x1p-126 : 0x1p-150),
+             key);
+  return c;
+}
+
+SampledScalar SampledDomain::settled(const Scalar& s_in) const {
+  Scalar s = closed(s_in);
+  if (s.kink == 0) return s;
+  const std::uint64_t key = mix(identity(s) ^ mix(bits_of(s.kink) ^ kKink));
+  add_source(s, s.kink, key);
+  s.kink = 0;
+  return s;
+}
+
+// acc + a * b as an open sum's term: a and b closed, their tangents holding the operand
+// conversions' first-order parts (tf32 / bf16), bound_a and bound_b their bounds before it.
+// The product of the converted operands is a~ b~ (1 + d_a)(1 + d_b) with |d| <= the unit:
+// beyond a b (d_a + d_b), in the tangents, that is (a~ b~ - a b)(d_a + d_b) and a~ b~ d_a d_b,
+// bounded by the unit without a statistical factor.
+void SampledDomain::add_product(Scalar& acc, const Scalar& a, double bound_a, const Scalar& b, double bound_b) const {
+  const double p = a.value * b.value;
+  const double inherited = std::fabs(a.value) * bound_b + std::fabs(b.value) * bound_a + bound_a * bound_b;
+  if (p == 0 && inherited == 0) return;  // an exact zero (padding): not a term
+  const double w = operand_unit_, conversion = w == 0 ? 0 : 2 * w * inherited + w * w * (std::fabs(p) + inherited);
+  for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k) {
+    acc.tangent[k] += a.value * b.tangent[k] + b.value * a.tangent[k];
+    acc.sketch[k] += a.value * b.sketch[k] + b.value * a.sketch[k];
+  }
+  acc.infinite = acc.infinite || a.infinite || b.infinite;
+  acc.value += p;
+  acc.open = true;
+  acc.terms += 1;
+  acc.magnitude += std::fabs(p) + inherited + conversion + w * 2 * std::fabs(p);  // |the float product| at most
+  acc.exact_magnitude += std::fabs(p);
+  acc.squares += p * p;
+  acc.sources += bound_a * bound_b + conversion;  // e_a e_b and the conversions' second order
+}
+
+namespace {
+// acc as an open sum (a closed value becomes its first term).
+SampledScalar as_open(const SampledScalar& acc, double bound) {
+  if (acc.open) return acc;
+  SampledScalar s = acc;
+  s.open = true;
+  s.terms = acc.value != 0 || bound != 0 ? 1 : 0;
+  s.magnitude = std::fabs(acc.value) + bound;
+  s.exact_magnitude = std::fabs(acc.value);
+  return s;
+}
+}  // namespace
+
+void SampledDomain::mac(Scalar& acc, const Scalar& a_in, const Scalar& b_in) const {
+  const Scalar a = settled(a_in), b = settled(b_in);
+  acc = as_open(acc, acc.open ? 0 : bound_of(acc));
+  add_product(acc, operand_rounded(a), bound_of(a), operand_rounded(b), bound_of(b));
+}
+
+void SampledDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C, std::int64_t M, std::int64_t K,
+                                      std::int64_t N) const {
+  // Each operand element converted (tf32 / bf16) and bounded once, not once per product.
+  std::vector<Scalar> a(static_cast<std::size_t>(M * K)), b(static_cast<std::size_t>(K * N));
+  std::vector<double> ba(a.size()), bb(b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    a[i] = settled(A[i]);
+    ba[i] = bound_of(a[i]);
+    a[i] = operand_rounded(a[i]);
+  }
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    b[i] = settled(B[i]);
+    bb[i] = bound_of(b[i]);
+    b[i] = operand_rounded(b[i]);
+  }
+  for (std::int64_t m = 0; m < M; ++m)
+    for (std::int64_t n = 0; n < N; ++n) {
+      Scalar& c = C[m * N + n];
+      c = as_open(c, c.open ? 0 : bound_of(c));
+      for (std::int64_t k = 0; k < K; ++k) {
+        const auto ia = static_cast<std::size_t>(m * K + k), ib = static_cast<std::size_t>(k * N + n);
+        add_product(c, a[ia], ba[ia], b[ib], bb[ib]);
+      }
+    }
+}
+
+SampledScalar SampledDomain::accumulate(const Scalar& acc_in, const Scalar& x_in) const {
+  const Scalar x = settled(x_in);
+  Scalar acc = as_open(acc_in, acc_in.open ? 0 : bound_of(acc_in));
+  const double bx = bound_of(x);
+  if (!std::isfinite(bx)) return unbounded(acc.value + x.value);
+  if (x.value == 0 && bx == 0) return acc;
+  for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k) {
+    acc.tangent[k] += x.tangent[k];
+    acc.sketch[k] += x.sketch[k];
+  }
+  acc.value += x.value;
+  acc.terms += 1;
+  acc.magnitude += std::fabs(x.value) + bx;
+  acc.exact_magnitude += std::fabs(x.value);
+  return acc;
+}
+
+// ---- Elementwise ops ----------------------------------------------------------------------
+
+SampledScalar SampledDomain::add(const Scalar& a_in, const Scalar& b_in) const {
+  const Scalar a = settled(a_in), b = settled(b_in);
+  Scalar r;
+  r.value = a.value + b.value;
+  combine(r, a, 1, b, 1);
+  return rounded(r, key_of(kAdd, a, b), 0.5);
+}
+
+SampledScalar SampledDomain::sub(const Scalar& a_in, const Scalar& b_in) const {
+  const Scalar a = settled(a_in), b = settled(b_in);
+  Scalar r;
+  r.value = a.value - b.value;
+  combine(r, a, 1, b, -1);
+  return rounded(r, key_of(kSub, a, b), 0.5);
+}
+
+SampledScalar SampledDomain::mul(const Scalar& a_in, const Scalar& b_in) const {
+  const Scalar a = settled(a_in), b = settled(b_in);
+  Scalar r;
+  r.value = a.value * b.value;
+  combine(r, b, a.value, a, b.value);
+  add_source(r, bound_of(a) * bound_of(b), key_of(kMul, a, b));  // e_a e_b: second order
+  return rounded(r, key_of(kMul, a, b), 0.5);
+}
+
+SampledScalar SampledDomain::div(const Scalar& a_in, const Scalar& b_in) const {
+  const Scalar a = settled(a_in), b = settled(b_in);
+  const double ba = bound_of(a), bb = bound_of(b), d = std::fabs(b.value);
+  if (!(d > bb)) return unbounded(a.value / b.value);  // the divisor may be 0 (or its bound is infinite)
+  Scalar r;
+  const double q = a.value / b.value;
+  r.value = q;
+  combine(r, a, 1 / b.value, b, -q / b.value);
+  // (a + e_a)/(b + e_b) - a/b = (e_a - q e_b)/b - (e_a - q e_b) e_b / (b (b + e_b)).
+  add_source(r, (ba + std::fabs(q) * bb) * bb / (d * (d - bb)), key_of(kDiv, a, b));
+  return rounded(r, key_of(kDiv, a, b), profile_.div);
+}
+
+SampledScalar SampledDomain::neg(const Scalar& a_in) const {
+  Scalar r = settled(a_in);
+  r.value = -r.value;
+  for (double& t : r.tangent) t = -t;
+  for (double& t : r.sketch) t = -t;
+  return r;
+}
+
+SampledScalar SampledDomain::abs(const Scalar& a_in) const {
+  const Scalar a = settled(a_in);
+  const double ba = bound_of(a);
+  if (std::fabs(a.value) > ba) return a.value < 0 ? neg(a) : a;
+  // Near 0: | |a~| - |a| | <= |e_a|, a source.
+  Scalar r = exact_value(std::fabs(a.value));
+  add_source(r, ba, key_of(kAbs, a));
+  return r;
+}
+
+bool SampledDomain::decided(const Scalar& a, const Scalar& b) const {
+  if (a.infinite || b.infinite || std::isnan(a.value) || std::isnan(b.value) || a.value == b.value) return false;
+  if (std::isinf(a.value) || std::isinf(b.value)) return bound_of(a) == 0 || bound_of(b) == 0;
+  Scalar d;
+  combine(d, a, 1, b, -1);  // coordinates only (no kink parts)
+  return std::fabs(a.value - b.value) > bound_of(d) + a.kink + b.kink;
+}
+
+SampledScalar SampledDomain::pick(const Scalar& a_in, const Scalar& b_in, bool larger) const {
+  const Scalar a = closed(a_in), b = closed(b_in);
+  const bool a_wins = larger ? a.value >= b.value : a.value <= b.value;
+  if (decided(a, b)) return a_wins ? a : b;
+  if (a.infinite || b.infinite) return unbounded(a_wins ? a.value : b.value);
+  // Near the kink: the float result's error lies between the operands' errors e_a and e_b.
+  // With C the winner's coordinates' part of its error, the loser's error is within the bound of
+  // their coordinates' difference plus its kink part of C, so the result is within the larger of
+  // that and the winner's own kink part: kept apart from the sketch (a max pool's window folds
+  // max after max, and each turned into a source would widen the next by the sketch's factor).
+  Scalar d;
+  combine(d, a, 1, b, -1);
+  const double gap = bound_of(d);
+  Scalar r = a_wins ? a : b;
+  r.kink = a_wins ? std::max(a.kink, b.kink + gap) : std::max(b.kink, a.kink + gap);
+  return r;
+}
+
+// f(a) for a smooth f: value f(a), slope f'(a), rest a bound on |f(a + e) - f(a) - f'(a) e| over
+// |e| <= B_a (the curvature term), ulps the profile's allowance.
+SampledScalar SampledDomain::smooth(const Scalar& a, double value, double slope, double rest, double ulps, std::uint64_t op) const {
+  if (!std::isfinite(value) || !std::isfinite(rest) || a.infinite) return unbounded(value);
+  Scalar r;
+  r.value = value;
+  combine(r, a, slope, a, 0);
+  add_source(r, rest, key_of(op, a) + 1);
+  return rounded(r, key_of(op, a), ulps);
+}
+
+SampledScalar SampledDomain::exp(const Scalar& a_in) const {
+  const Scalar a = settled(a_in);
+  const double ba = bound_of(a), e = std::exp(a.value);
+  if (a.value + ba > 88.72) return unbounded(e);
+  return smooth(a, e, e, std::exp(a.value + ba) * ba * ba / 2, profile_.exp, kExp);
+}
+
+SampledScalar SampledDomain::log(const Scalar& a_in) const {
+  const Scalar a = settled(a_in);
+  const double ba = bound_of(a);
+  if (!(a.value > ba)) return unbounded(std::log(a.value));
+  const double low = a.value - ba;
+  return smooth(a, std::log(a.value), 1 / a.value, ba * ba / (2 * low * low), profile_.log, kLog);
+}
+
+SampledScalar SampledDomain::sqrt(const Scalar& a_in) const {
+  const Scalar a = settled(a_in);
+  const double ba = bound_of(a);
+  if (ba == 0 && a.value == 0) return exact_value(0);
+  if (!(a.value > ba)) return unbounded(std::sqrt(a.value));
+  const double low = a.value - ba, r = std::sqrt(a.value);
+  return smooth(a, r, 1 / (2 * r), ba * ba / (8 * low * std::sqrt(low)), profile_.sqrt, kSqrt);
+}
+
+SampledScalar SampledDomain::rsqrt(const Scalar& a_in) const {
+  const Scalar a = settled(a_in);
+  const double ba = bound_of(a);
+  if (!(a.value > ba)) return unbounded(1 / std::sqrt(a.value));
+  const double low = a.value - ba, r = 1 / std::sqrt(a.value);
+  return smooth(a, r, -r / (2 * a.value), 3 * ba * ba / (8 * low * low * std::sqrt(low)), profile_.rsqrt, kRsqrt);
+}
+
+SampledScalar SampledDomain::tanh(const Scalar& a_in) const {
+  const Scalar a = settled(a_in);
+  const double ba = bound_of(a), t = std::tanh(a.value);
+  return smooth(a, t, 1 - t * t, 0.7699 * ba * ba / 2, profile_.tanh, kTanh);  // |tanh''| <= 4 / (3 sqrt 3)
+}
+
+SampledScalar SampledDomain::logistic(const Scalar& a_in) const {
+  const Scalar a = settled(a_in);
+  const double ba = bound_of(a), s = 1 / (1 + std::exp(-a.value));
+  return smooth(a, s, s * (1 - s), 0.0963 * ba * ba / 2, profile_.logistic, kLogistic);  // |s''| <= 1 / (6 sqrt 3)
+}
+
+SampledScalar SampledDomain::pi() const {
+  Scalar s = exact_value(M_PI);
+  add_source(s, kUnit * M_PI + kDouble * M_PI, kPi);
+  return s;
+}
+
+SampledScalar SampledDomain::map_monotone(const Scalar&, const RationalMap&) const {
+  throw DomainError("sampled: a rounding to another float type (convertF) has no error model in the sampled tier");
+}
+
+// ---- Comparisons --------------------------------------------------------------------------
+
+Tri SampledDomain::compare(CompareDirection d, const Scalar& a_in, const Scalar& b_in) const {
+  const Scalar a = settled(a_in), b = settled(b_in);
+  if (!decided(a, b)) return Tri::Undecided;
+  return holds(d, a.value, b.value) ? Tri::True : Tri::False;
+}
+
+std::uint8_t SampledDomain::compare_bits(CompareDirection d, const Scalar& a_in, const Scalar& b_in) const {
+  const Scalar a = settled(a_in), b = settled(b_in);
+  const std::uint8_t value = holds(d, a.value, b.value) ? kPredValue : 0;
+  return decided(a, b) ? value : static_cast<std::uint8_t>(value | kPredFloatMayFlip);
+}
+
+SampledScalar SampledDomain::select_widened(std::uint8_t pred, const Scalar& on_true, const Scalar& on_false) const {
+  const Scalar& chosen_in = pred & kPredValue ? on_true : on_false;
+  if (!(pred & (kPredFloatMayFlip | kPredExactUndecided))) return chosen_in;
+  const Scalar chosen = settled(chosen_in), other = settled(pred & kPredValue ? on_false : on_true);
+  // The float run may take the other branch: its error is then other~ - chosen, within
+  // |other - chosen| + B_other of 0, so within that plus B_chosen of the chosen one's own.
+  Scalar r = chosen;
+  add_source(r, std::fabs(other.value - chosen.value) + bound_of(other) + bound_of(chosen), key_of(kSelect, chosen, other));
+  return r;
+}
+
+std::vector<SampledDomain::Membership> SampledDomain::window_selection(CompareDirection select,
+                                                                       const std::vector<const Scalar*>& candidates) const {
+  // The reference's choice as StableHLO makes it: keep the current one while select(current,
+  // candidate) holds; every candidate whose comparison with it is not decided may be the
+  // float run's.
+  std::vector<Scalar> c;
+  c.reserve(candidates.size());
+  for (const Scalar* s : candidates) c.push_back(settled(*s));
+  std::vector<Membership> out(c.size());
+  if (c.empty()) return out;
+  std::size_t chosen = 0;
+  for (std::size_t k = 1; k < c.size(); ++k)
+    if (!holds(select, c[chosen].value, c[k].value)) chosen = k;
+  bool alone = true;
+  for (std::size_t k = 0; k < c.size(); ++k)
+    if (k != chosen && !decided(c[chosen], c[k])) {
+      out[k].floating = 1;
+      alone = false;
+    }
+  out[chosen] = {1, 1, static_cast<std::uint8_t>(alone ? 1 : 0)};
+  return out;
+}
+
+SampledScalar SampledDomain::scatter_term(const Scalar& source_in, Membership m) const {
+  const Scalar s = settled(source_in);
+  if (m.exact && m.likely) return s;  // surely chosen in both runs
+  const double bs = bound_of(s);
+  if (!std::isfinite(bs)) return unbounded(m.exact ? s.value : 0);
+  // Chosen in one run and maybe not in the other: the float term is the source or nothing.
+  Scalar r = m.exact ? s : exact_value(0);
+  add_source(r, std::fabs(s.value) + (m.exact ? 2 : 1) * bs, key_of(kScatter, s) + m.exact);
+  return r;
+}
+
+// ---- Risks --------------------------------------------------------------------------------
+
+double chi_square_factor(int passes, double alpha) {
+  // P(chi2_P <= x) = P(Poisson(x/2) >= P/2) for even P: sum_{j >= k} e^-y y^j / j!, y = x / 2.
+  const int k = passes / 2;
+  auto lower_tail = [&](double y) {
+    double term = std::exp(-y + k * std::log(y) - std::lgamma(k + 1.0)), sum = 0;
+    for (int j = k; j < k + 400 && term > sum * 1e-17; ++j) {
+      sum += term;
+      term *= y / (j + 1);
+    }
+    return sum;
+  };
+  double lo = 0, hi = passes;  // the quantile lies below the mean for alpha < 1/2
+  for (int it = 0; it < 200; ++it) {
+    const double mid = (lo + hi) / 2;
+    (lower_tail(mid / 2) > alpha ? hi : lo) = mid;
+  }
+  return std::sqrt(passes / lo);  // lo: the tail at lo is at most alpha, so the factor errs upward
+}
+
+double sketch_factor(int passes, int rank, double alpha) {
+  // The rank-th smallest of `passes` |Cauchy| lies below q exactly when at least `rank` of them
+  // do: a binomial tail in F(q) = (2/pi) atan(q).
+  auto tail = [&](double f) {
+    double sum = 0;
+    for (int j = rank; j <= passes; ++j)
+      sum += std::exp(std::lgamma(passes + 1.0) - std::lgamma(j + 1.0) - std::lgamma(passes - j + 1.0) + j * std::log(f) +
+                      (passes - j) * std::log1p(-f));
+    return sum;
+  };
+  double lo = 0, hi = 1;
+  for (int it = 0; it < 200; ++it) {
+    const double mid = (lo + hi) / 2;
+    (tail(mid) > alpha ? hi : lo) = mid;
+  }
+  return 1 / std::tan(M_PI / 2 * lo);  // lo: the tail there is at most alpha, so the factor errs upward
+}
+
+SampledFactors sampled_factors(double risk, double events) {
+  const double each = risk / std::max(events, 1.0) / 3;  // Hoeffding, chi-square, sketch
+  const double lambda = std::sqrt(2 * std::log(2 / each));
+  return {lambda * chi_square_factor(kSampledPasses, each), sketch_factor(kSampledPasses, kSketchRank, each)};
+}
+
+}  // namespace shlo

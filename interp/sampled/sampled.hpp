@@ -1,0 +1,185 @@
+// The `sampled` domain: a second statistical bound on |a float32 evaluation - exact| that keeps
+// every correlation between rounding errors, by sampling (issue 17; docs/sampled_tier.md has the
+// argument in full, docs/measurements.md the figures).
+//
+// The bound analysis (interp/bound/bound.hpp) gives each value one random part and adds what it
+// cannot place linearly: a channel's mean in every element, a weight in every product, copies
+// that meet again. Here each value instead carries, besides its value (a double run of the
+// program, the reference), two sets of P = kSampledPasses coordinates that every op updates by
+// its chain rule (linearly, exactly as a forward-mode derivative):
+//   tangents: every rounding k of the float32 run, whose relative error the standard model makes
+//     a mean-zero variable within u (mean-zero given the earlier ones), adds u |v_k| z_kp, z a
+//     standard normal draw per pass p. Pass p's tangent at a value is sum_k c_k z_kp, exactly
+//     normal with variance sigma^2 = sum_k c_k^2 where sum_k c_k delta_k is the value's
+//     first-order error. Hoeffding-Azuma: that error lies within lambda sigma but with
+//     probability 2 exp(-lambda^2 / 2); and sigma <= c sigma_hat (sigma_hat^2 the mean square of
+//     the P tangents, P sigma_hat^2 / sigma^2 chi-square with P degrees of freedom) but with
+//     probability alpha, c = sqrt(P / chi2_P^-1(alpha)).
+//   sketch: everything else, each an unknown r_j of known bound X_j (a second-order term, an
+//     allowance of a library function beyond half an ulp, underflow, the double run's own
+//     error, what a kink or a comparison near flipping may do), adds X_j w_jp, w a standard
+//     Cauchy draw. Pass p's sketch is sum_j G_j X_j w_jp, Cauchy with scale S = sum_j |G_j| X_j,
+//     the largest the r_j can make the value's error, with every cancellation between them kept
+//     (a channel's rsqrt error in all the channel's elements, then centred away by the next batch
+//     norm). The k-th smallest |sketch| over the passes bounds S from below only with a
+//     binomial tail: S <= |sketch|_(k) / q but with probability alpha (sketch_factor below).
+// So a value's error lies within B = K sigma_hat + Q |sketch|_(k): K = lambda c, Q = 1/q, both
+// from the risk the caller gives each value (each bound used as one is an event; the check
+// counts them as the bound analysis counts its own).
+//
+// Sums of any order (dot_general, convolution, reduce with add, select_and_scatter's scatter):
+// a value may be an OPEN sum. Its terms' coordinates add; its own roundings wait until it closes
+// (any other use): then its n - 1 additions, whose errors are within u M for M a bound on every
+// partial sum in any order (the terms' magnitudes widened by their bounds), add one normal draw
+// of standard deviation u sqrt(n - 1) M (a variance at least theirs in every order), and its
+// products' roundings one of u sqrt(sum p_i^2) (independent, each used only in this sum: one
+// normal with their summed variance); the additions' second-order part, u times the partial
+// sums' errors, is a sketch source. Under tf32 and bf16 each product operand is first rounded to
+// the profile's operand bits (unit 2^-(bits+1), mean-zero, one draw per operand value: a value
+// is converted the same way at every use); the conversions' second-order terms are bounded by
+// the unit itself.
+//
+// Comparisons: decided where the operands' difference exceeds its bound (from the difference's
+// own coordinates: errors that cancel in it do not count twice); else near flipping, per
+// element. max and min near their kink: the float result's error lies between the operands'
+// errors, so it is their mean plus at most half the bound of their difference (a source). A
+// select whose predicate may flip keeps the exact branch's value and tangents, and a source
+// covering the other branch; select_and_scatter's window choice likewise (each candidate the
+// float run may choose gets the source as a possible term). A three-valued comparison elsewhere
+// (sort, a region run as a program) near flipping is undecided: an error, and the tier says
+// nothing about that program.
+//
+// Draws are a hash of the operation's operands (their values and first coordinates), the op and
+// the pass: two roundings of the same operands share their draw, as two float evaluations of
+// them share their error; anything else draws independently. A value whose bound is infinite
+// (overflow, a divisor or a log's operand within its bound of 0) stays so.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "interp/bound/bound.hpp"  // PredBits, FloatProfile
+#include "interp/domain/domain.hpp"
+
+namespace shlo {
+
+inline constexpr int kSampledPasses = 64;
+/// Which order statistic of |sketch| bounds the Cauchy scale: the 24th smallest of 32 (the
+/// 75th percentile) gives the narrowest bound for small risks.
+inline constexpr int kSketchRank = 48;
+
+/// A bound's factors: B = K sigma_hat + Q |sketch|_(k).
+struct SampledFactors {
+  double K = 0, Q = 0;
+};
+
+struct SampledScalar {
+  double value = 0;       // the reference: a double run of the program
+  bool infinite = false;  // no finite bound (overflow, a divisor near 0, ...)
+  double kink = 0;        // a bound on the error a max or min near its kink adds (not yet a source)
+  std::array<double, kSampledPasses> tangent{}, sketch{};
+  // An open sum (see above): its terms and their bounds, for the roundings it adds when closed.
+  bool open = false;
+  std::uint32_t terms = 0;  // nonzero terms
+  double magnitude = 0;     // sum of |t_i| + B_i: bounds every computed partial sum, in any order
+  double exact_magnitude = 0;  // sum of |t_i|: bounds every exact partial sum
+  double squares = 0;       // sum of the products' squares (their own roundings, to first order)
+  double sources = 0;       // sum of the products' second-order bounds (sources with the sum's G)
+};
+
+class SampledDomain {
+ public:
+  using Scalar = SampledScalar;
+  using Membership = BoundDomain::Membership;
+  /// rest: the factors K and Q of each value's bound B where a second-order term or a comparison
+  /// uses it.
+  SampledDomain(FloatProfile profile, SampledFactors rest);
+  std::string name() const { return "sampled"; }
+  const FloatProfile& profile() const { return profile_; }
+  const SampledFactors& rest_factors() const { return rest_; }
+
+  Scalar from_rational(const Rational& q) const;
+  Scalar from_literal(std::string_view text) const;
+  Scalar from_bits(std::uint64_t bits, FloatFormat f) const;
+  Scalar from_double(double x) const;
+  Scalar parse(std::string_view text) const { return from_literal(text); }
+  std::string to_string(const Scalar& a) const;
+  double to_double(const Scalar& a) const { return a.value; }
+
+  Scalar add(const Scalar& a, const Scalar& b) const;
+  Scalar sub(const Scalar& a, const Scalar& b) const;
+  Scalar mul(const Scalar& a, const Scalar& b) const;
+  Scalar div(const Scalar& a, const Scalar& b) const;
+  Scalar neg(const Scalar& a) const;
+  Scalar abs(const Scalar& a) const;
+  Scalar max(const Scalar& a, const Scalar& b) const { return pick(a, b, true); }
+  Scalar min(const Scalar& a, const Scalar& b) const { return pick(a, b, false); }
+  Scalar exp(const Scalar& a) const;
+  Scalar log(const Scalar& a) const;
+  Scalar sqrt(const Scalar& a) const;
+  Scalar rsqrt(const Scalar& a) const;
+  Scalar tanh(const Scalar& a) const;
+  Scalar logistic(const Scalar& a) const;
+  Scalar pi() const;
+  Scalar map_monotone(const Scalar& a, const RationalMap& f) const;
+  Tri compare(CompareDirection d, const Scalar& a, const Scalar& b) const;
+  Scalar select(bool p, const Scalar& a, const Scalar& b) const { return p ? a : b; }
+  void mac(Scalar& acc, const Scalar& a, const Scalar& b) const;
+
+  // The hooks the kernels ask for (interp/ops): per-element comparisons that may flip, sums
+  // in any order, window choices that may differ.
+  std::uint8_t compare_bits(CompareDirection d, const Scalar& a, const Scalar& b) const;
+  Scalar select_widened(std::uint8_t pred, const Scalar& on_true, const Scalar& on_false) const;
+  Scalar accumulate(const Scalar& acc, const Scalar& x) const;
+  void matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C, std::int64_t M, std::int64_t K, std::int64_t N) const;
+  std::vector<Membership> window_selection(CompareDirection select, const std::vector<const Scalar*>& candidates) const;
+  Scalar scatter_term(const Scalar& source, Membership m) const;
+
+  // Reading results.
+  /// The value with an open sum closed (its roundings added); its kink part stays apart (bound
+  /// counts it).
+  Scalar closed(const Scalar& s) const;
+  /// closed, and its kink part made a source: what every op but max and min reads.
+  Scalar settled(const Scalar& s) const;
+  /// sigma_hat: the root mean square of the tangents.
+  static double sigma_hat(const Scalar& s);
+  /// The k-th smallest |sketch| (k = kSketchRank).
+  static double sketch_rank(const Scalar& s);
+  /// K sigma_hat + Q sketch_rank of the closed value (infinite where unbounded, 0 for an exact
+  /// infinity).
+  static double bound(const Scalar& closed_value, const SampledFactors& f);
+
+ private:
+  Scalar rounded(Scalar r, std::uint64_t key, double ulps) const;
+  void add_source(Scalar& s, double bound, std::uint64_t key) const;
+  Scalar operand_rounded(const Scalar& a) const;  // tf32 / bf16: a product operand's conversion
+  void add_product(Scalar& acc, const Scalar& a, double bound_a, const Scalar& b, double bound_b) const;
+  Scalar pick(const Scalar& a, const Scalar& b, bool larger) const;
+  Scalar smooth(const Scalar& a, double value, double slope, double rest, double ulps, std::uint64_t op) const;
+  double bound_of(const Scalar& closed_value) const { return bound(closed_value, rest_); }
+  /// Whether a - b is surely on the side of its sign (beyond its statistical bound).
+  bool decided(const Scalar& a, const Scalar& b) const;
+
+  FloatProfile profile_;
+  SampledFactors rest_;
+  double operand_unit_;  // 2^-(bits+1) under tf32 / bf16, else 0
+};
+static_assert(Domain<SampledDomain>);
+
+/// sqrt(P / q) with q the alpha-quantile of chi-square with P degrees of freedom (P even):
+/// sigma <= factor * sigma_hat but with probability alpha.
+double chi_square_factor(int passes, double alpha);
+
+/// 1 / q with q such that the k-th smallest of P absolute standard Cauchy draws lies below q
+/// with probability alpha: the scale S <= factor * |sketch|_(k) but with probability alpha.
+double sketch_factor(int passes, int rank, double alpha);
+
+/// The factors for `events` bounds that together may fail with probability at most `risk`: each
+/// one's risk split evenly between Hoeffding's 2 exp(-lambda^2/2), the chi-square event and the
+/// sketch's (K = lambda c).
+SampledFactors sampled_factors(double risk, double events);
+
+}  // namespace shlo
