@@ -166,6 +166,15 @@ TEST_CASE("sampled tier: relu near its kink keeps the winner's part and a kink b
   const SampledScalar twice = d.add(relu, relu);
   CHECK(twice.kink == 0);
   CHECK(SampledDomain::sketch_rank(twice) > 0);
+  // abs near 0: the reference's sign keeps the operand's tangents; the float's sign may differ,
+  // a kink of twice the operand's bound. Far from 0 it is the operand or its negation, exactly.
+  const SampledScalar a = d.abs(near);
+  CHECK(a.tangent == near.tangent);
+  CHECK(a.kink == Approx(2 * SampledDomain::bound(near, d.rest_factors())));
+  const SampledScalar minus = d.abs(d.neg(p));
+  CHECK(minus.value == p.value);
+  CHECK(minus.tangent == p.tangent);
+  CHECK(minus.kink == 0);
 }
 
 TEST_CASE("sampled tier: TF32 and bf16 outputs of cifar8_bn_fwd at a batch of 8 are IMPROBABLE at every range, float32 passes",

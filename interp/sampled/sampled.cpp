@@ -95,7 +95,7 @@ SampledScalar exact_value(double v) {
 }
 // Operation numbers for the draws' keys.
 enum OpKey : std::uint64_t {
-  kAdd = 1, kSub, kMul, kDiv, kExp, kLog, kSqrt, kRsqrt, kTanh, kLogistic, kOperand, kSumClose, kAbs, kKink, kPi, kSelect, kScatter
+  kAdd = 1, kSub, kMul, kDiv, kExp, kLog, kSqrt, kRsqrt, kTanh, kLogistic, kOperand, kSumClose, kKink, kPi, kSelect, kScatter
 };
 
 }  // namespace
@@ -197,11 +197,14 @@ SampledScalar SampledDomain::rounded(Scalar r, std::uint64_t key, double ulps) c
 }
 
 SampledScalar SampledDomain::operand_rounded(const Scalar& a) const {
-  // Only the first-order part: the conversion's second-order terms are the product's
-  // (add_product), where they are bounded by the unit itself rather than statistically.
+  // The converted operand is a~ (1 + d) = a + e + d a + d e: d a in the tangents (one draw per
+  // operand value), d e within the unit times a's bound, a source of the operand itself, so every
+  // product that uses it carries it with its own sign.
   if (operand_unit_ == 0 || a.infinite) return a;
   Scalar r = a;
-  add_noise(r, operand_unit_ * std::fabs(a.value), key_of(kOperand, a));
+  const std::uint64_t key = key_of(kOperand, a);
+  add_noise(r, operand_unit_ * std::fabs(a.value), key);
+  add_source(r, operand_unit_ * bound_of(a) + 0x1p-150, key);
   return r;
 }
 
@@ -245,16 +248,12 @@ SampledScalar SampledDomain::settled(const Scalar& s_in) const {
   return s;
 }
 
-// acc + a * b as an open sum's term: a and b closed, their tangents holding the operand
-// conversions' first-order parts (tf32 / bf16), bound_a and bound_b their bounds before it.
-// The product of the converted operands is a~ b~ (1 + d_a)(1 + d_b) with |d| <= the unit:
-// beyond a b (d_a + d_b), in the tangents, that is (a~ b~ - a b)(d_a + d_b) and a~ b~ d_a d_b,
-// bounded by the unit without a statistical factor.
+// acc + a * b as an open sum's term: a and b closed (and converted, under tf32 / bf16), with
+// their bounds (converted_bound). a~ b~ - a b = a e_b + b e_a (in the coordinates) + e_a e_b (a source).
 void SampledDomain::add_product(Scalar& acc, const Scalar& a, double bound_a, const Scalar& b, double bound_b) const {
   const double p = a.value * b.value;
   const double inherited = std::fabs(a.value) * bound_b + std::fabs(b.value) * bound_a + bound_a * bound_b;
   if (p == 0 && inherited == 0) return;  // an exact zero (padding): not a term
-  const double w = operand_unit_, conversion = w == 0 ? 0 : 2 * w * inherited + w * w * (std::fabs(p) + inherited);
   for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k) {
     acc.tangent[k] += a.value * b.tangent[k] + b.value * a.tangent[k];
     acc.sketch[k] += a.value * b.sketch[k] + b.value * a.sketch[k];
@@ -263,10 +262,10 @@ void SampledDomain::add_product(Scalar& acc, const Scalar& a, double bound_a, co
   acc.value += p;
   acc.open = true;
   acc.terms += 1;
-  acc.magnitude += std::fabs(p) + inherited + conversion + w * 2 * std::fabs(p);  // |the float product| at most
+  acc.magnitude += std::fabs(p) + inherited;  // |the float product| at most
   acc.exact_magnitude += std::fabs(p);
   acc.squares += p * p;
-  acc.sources += bound_a * bound_b + conversion;  // e_a e_b and the conversions' second order
+  acc.sources += bound_a * bound_b;  // e_a e_b
 }
 
 namespace {
@@ -282,10 +281,16 @@ SampledScalar as_open(const SampledScalar& acc, double bound) {
 }
 }  // namespace
 
+double SampledDomain::converted_bound(const Scalar& a) const {
+  // |e + d a + d e| with |d| <= the unit: no statistical factor on the conversion's part.
+  const double b = bound_of(a);
+  return operand_unit_ == 0 ? b : b * (1 + operand_unit_) + operand_unit_ * std::fabs(a.value);
+}
+
 void SampledDomain::mac(Scalar& acc, const Scalar& a_in, const Scalar& b_in) const {
   const Scalar a = settled(a_in), b = settled(b_in);
   acc = as_open(acc, acc.open ? 0 : bound_of(acc));
-  add_product(acc, operand_rounded(a), bound_of(a), operand_rounded(b), bound_of(b));
+  add_product(acc, operand_rounded(a), converted_bound(a), operand_rounded(b), converted_bound(b));
 }
 
 void SampledDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C, std::int64_t M, std::int64_t K,
@@ -295,12 +300,12 @@ void SampledDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* 
   std::vector<double> ba(a.size()), bb(b.size());
   for (std::size_t i = 0; i < a.size(); ++i) {
     a[i] = settled(A[i]);
-    ba[i] = bound_of(a[i]);
+    ba[i] = converted_bound(a[i]);
     a[i] = operand_rounded(a[i]);
   }
   for (std::size_t i = 0; i < b.size(); ++i) {
     b[i] = settled(B[i]);
-    bb[i] = bound_of(b[i]);
+    bb[i] = converted_bound(b[i]);
     b[i] = operand_rounded(b[i]);
   }
   for (std::int64_t m = 0; m < M; ++m)
@@ -380,12 +385,12 @@ SampledScalar SampledDomain::neg(const Scalar& a_in) const {
 }
 
 SampledScalar SampledDomain::abs(const Scalar& a_in) const {
+  // The reference's sign decides the coordinates (so they never depend on the passes); near 0
+  // the float's sign may differ, and |a~| - |a| then lies within 2 |e_a| of sign(a) e_a: a kink.
   const Scalar a = settled(a_in);
   const double ba = bound_of(a);
-  if (std::fabs(a.value) > ba) return a.value < 0 ? neg(a) : a;
-  // Near 0: | |a~| - |a| | <= |e_a|, a source.
-  Scalar r = exact_value(std::fabs(a.value));
-  add_source(r, ba, key_of(kAbs, a));
+  Scalar r = a.value < 0 ? neg(a) : a;
+  if (!(std::fabs(a.value) > ba)) r.kink = 2 * ba;
   return r;
 }
 

@@ -156,6 +156,7 @@ class SampledDomain {
   Scalar rounded(Scalar r, std::uint64_t key, double ulps) const;
   void add_source(Scalar& s, double bound, std::uint64_t key) const;
   Scalar operand_rounded(const Scalar& a) const;  // tf32 / bf16: a product operand's conversion
+  double converted_bound(const Scalar& a) const;  // the bound of operand_rounded(a), a closed
   void add_product(Scalar& acc, const Scalar& a, double bound_a, const Scalar& b, double bound_b) const;
   Scalar pick(const Scalar& a, const Scalar& b, bool larger) const;
   Scalar smooth(const Scalar& a, double value, double slope, double rest, double ulps, std::uint64_t op) const;
