@@ -65,18 +65,6 @@ void print(const Judged& j, const char* what) {
     if (!j.error[p].empty()) std::printf("%s: the sampled tier under %s judged nothing: %s\n", what, kProfiles[p], j.error[p].c_str());
 }
 
-// cifar8_bn_fwd's text at a batch of 8, as scripts/rebatch.py makes it: every leading 128 is the
-// batch but the first dense layer's weight %W9 (128 features, 32 x 2 x 2, to 64).
-std::string batch_of_8(std::string text) {
-  auto replace_all = [&](const std::string& from, const std::string& to) {
-    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
-  };
-  replace_all("tensor<128x", "tensor<8x");
-  replace_all("%W9: tensor<8x64xf32>", "%W9: tensor<128x64xf32>");
-  replace_all("(tensor<8x128xf32>, tensor<8x64xf32>)", "(tensor<8x128xf32>, tensor<128x64xf32>)");
-  return text;
-}
-
 }  // namespace
 
 TEST_CASE("sampled tier: the chi-square and Cauchy factors against their closed forms", "[sampled]") {
@@ -186,7 +174,7 @@ TEST_CASE("sampled tier: TF32 and bf16 outputs of cifar8_bn_fwd at a batch of 8 
   }
   // Eight batch norms of 16 to 64 channels: the analysis' one random part per value cannot keep a
   // channel's mean and root in every element, and misses TF32 (docs/measurements.md).
-  const std::string text = batch_of_8(original);
+  const std::string text = cifar8_bn_fwd_at_8(original);
   const Module m = parse_module(text, "cifar8_bn_fwd_8.mlir");
   for (const Range range : kRanges) {
     const Arrays in = random_inputs(m, 1, range.lo, range.hi);
