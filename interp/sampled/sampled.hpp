@@ -36,8 +36,8 @@
 // normal with their summed variance); the additions' second-order part, u times the partial
 // sums' errors, is a sketch source. Under tf32 and bf16 each product operand is first rounded to
 // the profile's operand bits (unit 2^-(bits+1), mean-zero, one draw per operand value: a value
-// is converted the same way at every use); the conversions' second-order terms are bounded by
-// the unit itself.
+// is converted the same way at every use); the conversion's second-order term (the unit times
+// the operand's error) is a source of the converted operand, signed in every product using it.
 //
 // Comparisons: decided where the operands' difference exceeds its bound (from the difference's
 // own coordinates: errors that cancel in it do not count twice); else near flipping, per
