@@ -17,6 +17,16 @@ class DomainError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// splitmix64's output for state z (z advanced by the golden gamma, then mixed): a 64-bit hash of
+/// z in which every output bit depends on every input bit. The draws of the summation-order
+/// domain and of the sampled tier are built on it.
+inline std::uint64_t splitmix64(std::uint64_t z) {
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
 /// The six comparison directions of stablehlo.compare.
 enum class CompareDirection { EQ, NE, LT, LE, GT, GE };
 const char* to_string(CompareDirection d);

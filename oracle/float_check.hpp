@@ -98,8 +98,8 @@ struct CheckOptions {
   /// (tf32, bf16: one more analysis each) to say which they are consistent with.
   bool find_consistent_profiles = true;
   /// Also run the sampled tier (interp/sampled/sampled.hpp: P tangent passes, every correlation
-  /// kept): the statistical bound is then the smaller of the two, the failure probability
-  /// delta split evenly between them.
+  /// kept): an element outside either statistical bound is then IMPROBABLE, the failure
+  /// probability delta split evenly between the two.
   bool sampled = false;
 };
 

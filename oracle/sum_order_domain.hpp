@@ -44,7 +44,7 @@ class SumOrderDomain {
           std::memcpy(&b, &x, 4);
           h = h * 1099511628211ULL ^ b;
         }
-        for (std::size_t i = t.size() - 1; i > 0; --i) std::swap(t[i], t[splitmix64(h) % (i + 1)]);
+        for (std::size_t i = t.size() - 1; i > 0; --i) std::swap(t[i], t[next_random(h) % (i + 1)]);
         return fold(t);
       }
     }
@@ -93,11 +93,11 @@ class SumOrderDomain {
   }
 
  private:
-  static std::uint64_t splitmix64(std::uint64_t& state) {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+  // The splitmix64 generator: the next output, and the state advanced.
+  static std::uint64_t next_random(std::uint64_t& state) {
+    const std::uint64_t out = splitmix64(state);
+    state += 0x9e3779b97f4a7c15ULL;
+    return out;
   }
   static float fold(const std::vector<float>& t) {
     float s = t[0];

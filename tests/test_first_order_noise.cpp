@@ -96,12 +96,7 @@ class NoiseTangentDomain {
     r.tangent += draw(op, x, y) * kUnit * std::fabs(r.value);
     return r;
   }
-  static std::uint64_t mix(std::uint64_t z) {  // splitmix64's finaliser
-    z += 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
+  static std::uint64_t mix(std::uint64_t z) { return splitmix64(z); }
   /// A standard normal draw from (op, x, y, pass), by Box and Muller.
   double draw(std::uint64_t op, double x, double y) const {
     std::uint64_t bx, by;

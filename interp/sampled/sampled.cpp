@@ -2,11 +2,11 @@
 #include "interp/sampled/sampled.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
-#include <cstring>
 #include <limits>
 
-#include "interp/domain/domain_spec.hpp"
+#include "interp/domain/ieee.hpp"
 #include "num/rational.hpp"
 
 namespace shlo {
@@ -19,17 +19,8 @@ constexpr double kDouble = 0x1p-52;         // the double run's own error, relat
 constexpr double kFloatMax = 3.4028234663852886e38;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-std::uint64_t mix(std::uint64_t z) {  // splitmix64's finaliser
-  z += 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-std::uint64_t bits_of(double x) {
-  std::uint64_t b;
-  std::memcpy(&b, &x, 8);
-  return b;
-}
+std::uint64_t mix(std::uint64_t z) { return splitmix64(z); }
+std::uint64_t bits_of(double x) { return std::bit_cast<std::uint64_t>(x); }
 /// A key naming one value: its number and first coordinates.
 std::uint64_t identity(const SampledScalar& s) { return mix(bits_of(s.value) ^ mix(bits_of(s.tangent[0]) ^ mix(bits_of(s.sketch[0])))); }
 std::uint64_t key_of(std::uint64_t op, const SampledScalar& a) { return mix(op ^ mix(identity(a))); }

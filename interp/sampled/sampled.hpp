@@ -98,7 +98,6 @@ class SampledDomain {
   /// uses it.
   SampledDomain(FloatProfile profile, SampledFactors rest);
   std::string name() const { return "sampled"; }
-  const FloatProfile& profile() const { return profile_; }
   const SampledFactors& rest_factors() const { return rest_; }
 
   Scalar from_rational(const Rational& q) const;
