@@ -84,6 +84,12 @@ SampledScalar exact_value(double v) {
   s.value = v;
   return s;
 }
+/// A bound on E max(0, x - g) for x mean-zero with tails exp(-t^2 / (2 sigma^2)) (a
+/// martingale's, Azuma): the tail's integral from g on, sigma sqrt(pi / 2) erfc(g / (sigma sqrt 2)).
+double kink_mean(double sigma, double g) {
+  if (sigma == 0) return 0;
+  return sigma * 1.2533141373155003 * std::erfc(g / (sigma * 1.4142135623730951));
+}
 // Operation numbers for the draws' keys.
 enum OpKey : std::uint64_t {
   kAdd = 1, kSub, kMul, kDiv, kExp, kLog, kSqrt, kRsqrt, kTanh, kLogistic, kOperand, kSumClose, kKink, kPi, kSelect, kScatter
@@ -188,14 +194,20 @@ SampledScalar SampledDomain::rounded(Scalar r, std::uint64_t key, double ulps) c
 }
 
 SampledScalar SampledDomain::operand_rounded(const Scalar& a) const {
-  // The converted operand is a~ (1 + d) = a + e + d a + d e: d a in the tangents (one draw per
-  // operand value), d e within the unit times a's bound, a source of the operand itself, so every
-  // product that uses it carries it with its own sign.
+  // The converted operand is a~ (1 + d) = a + e + d a + d e, d one draw per operand value (a
+  // value is converted the same way at every use): d a in the tangents, and d e, with e = T + R,
+  // as mul takes a product of two errors: d T per pass (each pass's d times its own tangent),
+  // d R within the unit times R's bound, a source of the operand itself, so every product that
+  // uses it carries it with its own sign.
   if (operand_unit_ == 0 || a.infinite) return a;
   Scalar r = a;
   const std::uint64_t key = key_of(kOperand, a);
-  add_noise(r, operand_unit_ * std::fabs(a.value), key);
-  add_source(r, operand_unit_ * bound_of(a) + 0x1p-150, key);
+  const double sign = a.value < 0 ? -1 : 1;
+  for (int p = 0; p < P; ++p) {
+    const std::size_t k = static_cast<std::size_t>(p);
+    r.tangent[k] += operand_unit_ * draw(key, p) * (std::fabs(a.value) + sign * a.tangent[k]);
+  }
+  add_source(r, operand_unit_ * (rest_.Q * sketch_rank(a) + a.kink) + 0x1p-150, key);
   return r;
 }
 
@@ -217,14 +229,17 @@ SampledScalar SampledDomain::closed(const Scalar& s) const {
   // magnitudes, in any order) and products, in the tangents. The rest is d times the partial
   // sums' errors: the terms' (within their summed bounds) and the earlier roundings', a
   // martingale whose largest value over the sum is within K times the noise's deviation but for
-  // an event (Doob), so every partial sum's is.
+  // an event (Doob), so every partial sum's is. Each d is mean-zero given what came before, so
+  // those n products (d times an error within M) are a martingale's increments too: within
+  // lambda sqrt(n) u M but for an event (Azuma; its own share of the value's risk), and within
+  // n u M always.
   const double additions = n > 1 ? (n - 1) * s.exact_magnitude * s.exact_magnitude : 0;
   const double deviation = kUnit * std::sqrt(additions + s.squares);
   const std::uint64_t key = mix(kSumClose ^ mix(identity(s) ^ mix(bits_of(s.magnitude))));
   add_noise(c, deviation, key);
   // The terms' own sources (one G for all: the sum's), the double run's additions, underflow.
   add_source(c,
-             s.sources + kUnit * n * (s.magnitude - s.exact_magnitude + rest_.K * deviation) +
+             s.sources + kUnit * std::min(n, rest_.K / rest_.C * std::sqrt(n)) * (s.magnitude - s.exact_magnitude + rest_.K * deviation) +
                  (n > 1 ? (n - 1) * 0x1p-53 * s.magnitude : 0) + 2 * n * (profile_.flush_to_zero ? 0x1p-126 : 0x1p-150),
              key);
   return c;
@@ -239,24 +254,45 @@ SampledScalar SampledDomain::settled(const Scalar& s_in) const {
   return s;
 }
 
-// acc + a * b as an open sum's term: a and b closed (and converted, under tf32 / bf16), with
-// their bounds (converted_bound). a~ b~ - a b = a e_b + b e_a (in the coordinates) + e_a e_b (a source).
-void SampledDomain::add_product(Scalar& acc, const Scalar& a, double bound_a, const Scalar& b, double bound_b) const {
-  const double p = a.value * b.value;
-  const double inherited = std::fabs(a.value) * bound_b + std::fabs(b.value) * bound_a + bound_a * bound_b;
+// acc + a * b as an open sum's term: a and b closed (and converted, under tf32 / bf16).
+// a~ b~ - a b = a e_b + b e_a + e_a e_b: the first two in the coordinates, the product of errors
+// split as mul's (second_order).
+void SampledDomain::add_product(Scalar& acc, const Operand& a, const Operand& b) const {
+  const double p = a.s.value * b.s.value;
+  const double inherited = std::fabs(a.s.value) * b.bound + std::fabs(b.s.value) * a.bound + a.bound * b.bound;
   if (p == 0 && inherited == 0) return;  // an exact zero (padding): not a term
   for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k) {
-    acc.tangent[k] += a.value * b.tangent[k] + b.value * a.tangent[k];
-    acc.sketch[k] += a.value * b.sketch[k] + b.value * a.sketch[k];
+    acc.tangent[k] += a.s.value * b.s.tangent[k] + b.s.value * a.s.tangent[k] + a.s.tangent[k] * b.s.tangent[k];
+    acc.sketch[k] += a.s.value * b.s.sketch[k] + b.s.value * a.s.sketch[k];
   }
-  acc.infinite = acc.infinite || a.infinite || b.infinite;
+  acc.infinite = acc.infinite || a.s.infinite || b.s.infinite;
   acc.value += p;
   acc.open = true;
   acc.terms += 1;
   acc.magnitude += std::fabs(p) + inherited;  // |the float product| at most
   acc.exact_magnitude += std::fabs(p);
   acc.squares += p * p;
-  acc.sources += bound_a * bound_b;  // e_a e_b
+  acc.sources += second_order_rest(a, b);
+}
+
+SampledDomain::Operand SampledDomain::operand(const Scalar& closed_value) const {
+  Operand o;
+  o.bound = bound_of(closed_value);
+  o.s = closed_value;
+  return with_parts(o);
+}
+
+SampledDomain::Operand SampledDomain::with_parts(Operand o) const {
+  o.first = rest_.K * sigma_hat(o.s);
+  o.rest = rest_.Q * sketch_rank(o.s) + o.s.kink;
+  return o;
+}
+
+// e_a e_b with e = T + R (T the tangents' part, R the rest): T_a T_b is taken per pass, in the
+// tangents, as the passes' own samples (their mean is the errors' covariance, a bias a bound
+// per product would add linearly); T_a R_b + R_a T_b + R_a R_b is within this, a source.
+double SampledDomain::second_order_rest(const Operand& a, const Operand& b) {
+  return a.first * b.rest + a.rest * b.first + a.rest * b.rest;
 }
 
 namespace {
@@ -278,35 +314,30 @@ double SampledDomain::converted_bound(const Scalar& a) const {
   return operand_unit_ == 0 ? b : b * (1 + operand_unit_) + operand_unit_ * std::fabs(a.value);
 }
 
-void SampledDomain::mac(Scalar& acc, const Scalar& a_in, const Scalar& b_in) const {
-  const Scalar a = settled(a_in), b = settled(b_in);
+SampledDomain::Operand SampledDomain::converted(const Scalar& a) const {
+  Operand o;
+  o.bound = converted_bound(a);
+  o.s = operand_rounded(a);
+  return with_parts(o);
+}
+
+void SampledDomain::mac(Scalar& acc, const Scalar& a, const Scalar& b) const {
+  const Operand ca = converted(settled(a)), cb = converted(settled(b));
   acc = as_open(acc, acc.open ? 0 : bound_of(acc));
-  add_product(acc, operand_rounded(a), converted_bound(a), operand_rounded(b), converted_bound(b));
+  add_product(acc, ca, cb);
 }
 
 void SampledDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C, std::int64_t M, std::int64_t K,
                                       std::int64_t N) const {
   // Each operand element converted (tf32 / bf16) and bounded once, not once per product.
-  std::vector<Scalar> a(static_cast<std::size_t>(M * K)), b(static_cast<std::size_t>(K * N));
-  std::vector<double> ba(a.size()), bb(b.size());
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    a[i] = settled(A[i]);
-    ba[i] = converted_bound(a[i]);
-    a[i] = operand_rounded(a[i]);
-  }
-  for (std::size_t i = 0; i < b.size(); ++i) {
-    b[i] = settled(B[i]);
-    bb[i] = converted_bound(b[i]);
-    b[i] = operand_rounded(b[i]);
-  }
+  std::vector<Operand> a(static_cast<std::size_t>(M * K)), b(static_cast<std::size_t>(K * N));
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = converted(settled(A[i]));
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = converted(settled(B[i]));
   for (std::int64_t m = 0; m < M; ++m)
     for (std::int64_t n = 0; n < N; ++n) {
       Scalar& c = C[m * N + n];
       c = as_open(c, c.open ? 0 : bound_of(c));
-      for (std::int64_t k = 0; k < K; ++k) {
-        const auto ia = static_cast<std::size_t>(m * K + k), ib = static_cast<std::size_t>(k * N + n);
-        add_product(c, a[ia], ba[ia], b[ib], bb[ib]);
-      }
+      for (std::int64_t k = 0; k < K; ++k) add_product(c, a[static_cast<std::size_t>(m * K + k)], b[static_cast<std::size_t>(k * N + n)]);
     }
 }
 
@@ -346,12 +377,13 @@ SampledScalar SampledDomain::sub(const Scalar& a_in, const Scalar& b_in) const {
 }
 
 SampledScalar SampledDomain::mul(const Scalar& a_in, const Scalar& b_in) const {
-  const Scalar a = settled(a_in), b = settled(b_in);
+  const Operand a = operand(settled(a_in)), b = operand(settled(b_in));
   Scalar r;
-  r.value = a.value * b.value;
-  combine(r, b, a.value, a, b.value);
-  add_source(r, bound_of(a) * bound_of(b), key_of(kMul, a, b));  // e_a e_b: second order
-  return rounded(r, key_of(kMul, a, b), 0.5);
+  r.value = a.s.value * b.s.value;
+  combine(r, b.s, a.s.value, a.s, b.s.value);
+  for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k) r.tangent[k] += a.s.tangent[k] * b.s.tangent[k];
+  add_source(r, second_order_rest(a, b), key_of(kMul, a.s, b.s));
+  return rounded(r, key_of(kMul, a.s, b.s), 0.5);
 }
 
 SampledScalar SampledDomain::div(const Scalar& a_in, const Scalar& b_in) const {
@@ -376,13 +408,16 @@ SampledScalar SampledDomain::neg(const Scalar& a_in) const {
 }
 
 SampledScalar SampledDomain::abs(const Scalar& a_in) const {
-  // The reference's sign decides the coordinates (so they never depend on the passes); near 0
-  // the float's sign may differ, and |a~| - |a| then lies within 2 |e_a| of sign(a) e_a: a kink.
+  // |x| = max(x, -x): the reference's sign picks the winner (so no coordinate depends on the
+  // passes); near 0 the float's may differ, a kink at distance 2 |a|.
   const Scalar a = settled(a_in);
-  const double ba = bound_of(a);
-  Scalar r = a.value < 0 ? neg(a) : a;
-  if (!(std::fabs(a.value) > ba)) r.kink = 2 * ba;
-  return r;
+  const Scalar r = a.value < 0 ? neg(a) : a;
+  if (std::fabs(a.value) > bound_of(a)) return r;
+  Scalar d;  // the loser's error minus the winner's: -2 sign(a) e_a
+  combine(d, r, -2, r, 0);
+  Scalar k = near_kink(r, d, 2 * std::fabs(a.value), 1);
+  k.kink = rest_.Q * sketch_rank(d);
+  return k;
 }
 
 bool SampledDomain::decided(const Scalar& a, const Scalar& b) const {
@@ -398,16 +433,28 @@ SampledScalar SampledDomain::pick(const Scalar& a_in, const Scalar& b_in, bool l
   const bool a_wins = larger ? a.value >= b.value : a.value <= b.value;
   if (decided(a, b)) return a_wins ? a : b;
   if (a.infinite || b.infinite) return unbounded(a_wins ? a.value : b.value);
-  // Near the kink: the float result's error lies between the operands' errors e_a and e_b.
-  // With C the winner's coordinates' part of its error, the loser's error is within the bound of
-  // their coordinates' difference plus its kink part of C, so the result is within the larger of
-  // that and the winner's own kink part: kept apart from the sketch (a max pool's window folds
-  // max after max, and each turned into a source would widen the next by the sketch's factor).
-  Scalar d;
-  combine(d, a, 1, b, -1);
-  const double gap = bound_of(d);
-  Scalar r = a_wins ? a : b;
-  r.kink = a_wins ? std::max(a.kink, b.kink + gap) : std::max(b.kink, a.kink + gap);
+  const Scalar& winner = a_wins ? a : b;
+  const Scalar& loser = a_wins ? b : a;
+  Scalar d;  // the loser's error minus the winner's, as coordinates
+  combine(d, loser, 1, winner, -1);
+  Scalar r = near_kink(winner, d, std::fabs(a.value - b.value), larger ? 1 : -1);
+  r.kink = std::max(winner.kink, loser.kink + rest_.Q * sketch_rank(d));
+  return r;
+}
+
+// The float result of a max (s = 1) or min (s = -1) near its kink, g its operands' distance:
+// its error is the winner's e_w plus s h(s (e_l - e_w)), h(x) = max(0, x - g), which is not
+// linear. Per pass, the tangents get that of the difference's tangent, weighted: a sample of the
+// kink's first-order effect with every correlation the tangents carry (a channel's shared error
+// moves all its elements' kinks in the same passes). h is 1-Lipschitz, so the difference's
+// sketch part (and the operands' kink parts) change it by at most their bound: the caller's kink
+// field. What the passes may miss (a kink that a rare error flips) is covered on average: h's
+// mean is within kink_mean of the tail integral at sigma <= C sigma_hat, a source.
+SampledScalar SampledDomain::near_kink(const Scalar& winner, const Scalar& difference, double g, double s) const {
+  Scalar r = winner;
+  for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k)
+    r.tangent[k] += s * std::max(0.0, s * difference.tangent[k] - g);
+  add_source(r, kink_mean(rest_.C * sigma_hat(difference), g), mix(identity(winner) ^ mix(identity(difference) ^ kKink)));
   return r;
 }
 
@@ -575,9 +622,10 @@ double sketch_factor(int passes, int rank, double alpha) {
 }
 
 SampledFactors sampled_factors(double risk, double events) {
-  const double each = risk / std::max(events, 1.0) / 3;  // Hoeffding, chi-square, sketch
+  const double each = risk / std::max(events, 1.0) / 4;  // Hoeffding, chi-square, sketch, a sum's Azuma
   const double lambda = std::sqrt(2 * std::log(2 / each));
-  return {lambda * chi_square_factor(kSampledPasses, each), sketch_factor(kSampledPasses, kSketchRank, each)};
+  const double c = chi_square_factor(kSampledPasses, each);
+  return {lambda * c, sketch_factor(kSampledPasses, kSketchRank, each), c};
 }
 
 }  // namespace shlo

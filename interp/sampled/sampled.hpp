@@ -11,13 +11,15 @@
 //     a mean-zero variable within u (mean-zero given the earlier ones), adds u |v_k| z_kp, z a
 //     standard normal draw per pass p. Pass p's tangent at a value is sum_k c_k z_kp, exactly
 //     normal with variance sigma^2 = sum_k c_k^2 where sum_k c_k delta_k is the value's
-//     first-order error. Hoeffding-Azuma: that error lies within lambda sigma but with
-//     probability 2 exp(-lambda^2 / 2); and sigma <= c sigma_hat (sigma_hat^2 the mean square of
+//     first-order error (up to a kink or a product of two errors: there each pass's sample is
+//     taken through it, and after them the tangents sample a non-Gaussian error, judged with
+//     the Gaussian's factors: docs/sampled_tier.md). Hoeffding-Azuma: that error lies within
+//     lambda sigma but with probability 2 exp(-lambda^2 / 2); and sigma <= c sigma_hat (sigma_hat^2 the mean square of
 //     the P tangents, P sigma_hat^2 / sigma^2 chi-square with P degrees of freedom) but with
 //     probability alpha, c = sqrt(P / chi2_P^-1(alpha)).
 //   sketch: everything else, each an unknown r_j of known bound X_j (a second-order term, an
 //     allowance of a library function beyond half an ulp, underflow, the double run's own
-//     error, what a kink or a comparison near flipping may do), adds X_j w_jp, w a standard
+//     error, a kink's rest and mean, what a comparison near flipping may do), adds X_j w_jp, w a standard
 //     Cauchy draw. Pass p's sketch is sum_j G_j X_j w_jp, Cauchy with scale S = sum_j |G_j| X_j,
 //     the largest the r_j can make the value's error, with every cancellation between them kept
 //     (a channel's rsqrt error in all the channel's elements, then centred away by the next batch
@@ -41,8 +43,11 @@
 //
 // Comparisons: decided where the operands' difference exceeds its bound (from the difference's
 // own coordinates: errors that cancel in it do not count twice); else near flipping, per
-// element. max and min near their kink: the float result's error lies between the operands'
-// errors, so it is their mean plus at most half the bound of their difference (a source). A
+// element. max and min near their kink: the float result's error is the winner's plus
+// h(e_loser - e_winner), h(x) = max(0, x - distance), not linear; each pass takes its own sample
+// of the tangents through h (the tier's one step beyond first order, with products of two
+// errors: each pass's t_a t_b); the rest of the difference changes h by at most its bound, a
+// kink part kept apart from the sketch while max and min follow each other. A
 // select whose predicate may flip keeps the exact branch's value and tangents, and a source
 // covering the other branch; select_and_scatter's window choice likewise (each candidate the
 // float run may choose gets the source as a possible term). A three-valued comparison elsewhere
@@ -74,12 +79,13 @@ inline constexpr int kSketchRank = 48;
 /// A bound's factors: B = K sigma_hat + Q |sketch|_(k).
 struct SampledFactors {
   double K = 0, Q = 0;
+  double C = 0;  // the chi-square factor alone (K = lambda C): sigma <= C sigma_hat
 };
 
 struct SampledScalar {
   double value = 0;       // the reference: a double run of the program
   bool infinite = false;  // no finite bound (overflow, a divisor near 0, ...)
-  double kink = 0;        // a bound on the error a max or min near its kink adds (not yet a source)
+  double kink = 0;        // a bound on what a max or min near its kink adds beyond the passes' samples
   std::array<double, kSampledPasses> tangent{}, sketch{};
   // An open sum (see above): its terms and their bounds, for the roundings it adds when closed.
   bool open = false;
@@ -156,8 +162,19 @@ class SampledDomain {
   void add_source(Scalar& s, double bound, std::uint64_t key) const;
   Scalar operand_rounded(const Scalar& a) const;  // tf32 / bf16: a product operand's conversion
   double converted_bound(const Scalar& a) const;  // the bound of operand_rounded(a), a closed
-  void add_product(Scalar& acc, const Scalar& a, double bound_a, const Scalar& b, double bound_b) const;
+  /// A product's operand: closed (and converted under tf32 / bf16), its bound B, and B's parts:
+  /// first = K sigma_hat, rest = Q |sketch|_(k) + kink.
+  struct Operand {
+    Scalar s;
+    double bound = 0, first = 0, rest = 0;
+  };
+  Operand operand(const Scalar& closed_value) const;
+  Operand converted(const Scalar& closed_value) const;
+  Operand with_parts(Operand o) const;
+  static double second_order_rest(const Operand& a, const Operand& b);
+  void add_product(Scalar& acc, const Operand& a, const Operand& b) const;
   Scalar pick(const Scalar& a, const Scalar& b, bool larger) const;
+  Scalar near_kink(const Scalar& winner, const Scalar& difference, double g, double s) const;
   Scalar smooth(const Scalar& a, double value, double slope, double rest, double ulps, std::uint64_t op) const;
   double bound_of(const Scalar& closed_value) const { return bound(closed_value, rest_); }
   /// Whether a - b is surely on the side of its sign (beyond its statistical bound).
@@ -178,8 +195,8 @@ double chi_square_factor(int passes, double alpha);
 double sketch_factor(int passes, int rank, double alpha);
 
 /// The factors for `events` bounds that together may fail with probability at most `risk`: each
-/// one's risk split evenly between Hoeffding's 2 exp(-lambda^2/2), the chi-square event and the
-/// sketch's (K = lambda c).
+/// one's risk split evenly between Hoeffding's 2 exp(-lambda^2/2), the chi-square event, the
+/// sketch's and a closed sum's Azuma bound on its additions' second-order part (K = lambda c).
 SampledFactors sampled_factors(double risk, double events);
 
 }  // namespace shlo
