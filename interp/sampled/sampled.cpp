@@ -84,12 +84,6 @@ SampledScalar exact_value(double v) {
   s.value = v;
   return s;
 }
-/// A bound on E max(0, x - g) for x mean-zero with tails exp(-t^2 / (2 sigma^2)) (a
-/// martingale's, Azuma): the tail's integral from g on, sigma sqrt(pi / 2) erfc(g / (sigma sqrt 2)).
-double kink_mean(double sigma, double g) {
-  if (sigma == 0) return 0;
-  return sigma * 1.2533141373155003 * std::erfc(g / (sigma * 1.4142135623730951));
-}
 // Operation numbers for the draws' keys.
 enum OpKey : std::uint64_t {
   kAdd = 1, kSub, kMul, kDiv, kExp, kLog, kSqrt, kRsqrt, kTanh, kLogistic, kOperand, kSumClose, kKink, kPi, kSelect, kScatter
@@ -449,12 +443,12 @@ SampledScalar SampledDomain::pick(const Scalar& a_in, const Scalar& b_in, bool l
 // moves all its elements' kinks in the same passes). h is 1-Lipschitz, so the difference's
 // sketch part (and the operands' kink parts) change it by at most their bound: the caller's kink
 // field. What the passes may miss (a kink that a rare error flips) is covered on average: h's
-// mean is within kink_mean of the tail integral at sigma <= C sigma_hat, a source.
+// mean is within the tails' integral at sigma <= C sigma_hat (kink_tail_mean), a source.
 SampledScalar SampledDomain::near_kink(const Scalar& winner, const Scalar& difference, double g, double s) const {
   Scalar r = winner;
   for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k)
     r.tangent[k] += s * std::max(0.0, s * difference.tangent[k] - g);
-  add_source(r, kink_mean(rest_.C * sigma_hat(difference), g), mix(identity(winner) ^ mix(identity(difference) ^ kKink)));
+  add_source(r, kink_tail_mean(rest_.C * sigma_hat(difference), g), mix(identity(winner) ^ mix(identity(difference) ^ kKink)));
   return r;
 }
 
