@@ -95,6 +95,16 @@ Tri tri_compare(CompareDirection dir, Iv a, Iv b) {
 // may stray from its value at the exact operand, times the operand's error.
 double width_times(Iv slope, double e) { return up_mul(gap(slope.hi, slope.lo), e); }
 
+// E max(0, x - distance) for x mean-zero with tails exp(-t^2 / (2 sigma^2)) (sub-Gaussian with
+// proxy sigma^2: a martingale's, by Azuma) is at most the tails' integral from distance on,
+// sigma sqrt(pi / 2) erfc(distance / (sigma sqrt 2)), rounded up. 0 for sigma 0.
+double kink_tail_mean(double sigma, double distance) {
+  if (sigma == 0) return 0;
+  const double z = down(distance / up(sigma * 1.4142135623730951));  // erfc decreases: z low
+  const double tail = std::erfc(z) * (1 + 0x1p-40);                 // libm's erfc within ulps
+  return up(up(sigma * 1.2533141373155003) * up(tail));              // sqrt(pi / 2) above
+}
+
 // An upper bound on |E relu(d + g) - relu(d)| for g mean-zero sub-Gaussian with proxy sigma^2
 // and |d| >= distance (the header's "near a kink"): the smaller of sigma / 2 and the tails'
 // integral from distance on (kink_tail_mean).
@@ -776,14 +786,6 @@ BoundScalar BoundDomain::scatter_term(const Scalar& source, Membership m) const 
   const std::uint8_t flags = source.flags | (m.exact == 2 || m.floating == 2 || m.exact != m.floating ? kMayFlip : 0);
   const Scalar s = result(pick(m.exact, c.x), pick(m.floating, widened(c)), pick(m.likely, pwidened(c)), 0, flags, c.events);
   return m.exact == 1 && m.likely == 1 ? with_source(with_sigma(s, c.pdet, c.sigma, 0), shared) : s;
-}
-
-double kink_tail_mean(double sigma, double distance) {
-  using namespace bound_detail;
-  if (sigma == 0) return 0;
-  const double z = down(distance / up(sigma * 1.4142135623730951));  // erfc decreases: z low
-  const double tail = std::erfc(z) * (1 + 0x1p-40);                 // libm's erfc within ulps
-  return up(up(sigma * 1.2533141373155003) * up(tail));              // sqrt(pi / 2) above
 }
 
 }  // namespace shlo

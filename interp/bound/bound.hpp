@@ -637,12 +637,6 @@ inline float up_float(double b) {
 }
 }  // namespace bound_detail
 
-/// E max(0, x - distance) for x mean-zero with tails exp(-t^2 / (2 sigma^2)) (sub-Gaussian with
-/// proxy sigma^2: a martingale's, by Azuma) is at most the tails' integral from distance on,
-/// sigma sqrt(pi / 2) erfc(distance / (sigma sqrt 2)), rounded up: a kink's mean (the bound
-/// analysis' max near a kink, the sampled tier's). 0 for sigma 0.
-double kink_tail_mean(double sigma, double distance);
-
 inline BoundDomain::Closed BoundDomain::closed_value(Iv x, double err, double pdet, double sigma, float events, double cap) const {
   return {x, err, pdet, sigma, std::min(std::min(err, cap), bound_detail::up_sum(pdet, bound_detail::up_mul(lambda_, sigma))), events};
 }

@@ -20,6 +20,7 @@ constexpr double kFloatMax = 3.4028234663852886e38;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 std::uint64_t mix(std::uint64_t z) { return splitmix64(z); }
+constexpr std::uint64_t kRestKey = 0x7c1f3a9e52d4b681ull;
 std::uint64_t bits_of(double x) { return std::bit_cast<std::uint64_t>(x); }
 /// A key naming one value: its number and first coordinates.
 std::uint64_t identity(const SampledScalar& s) { return mix(bits_of(s.value) ^ mix(bits_of(s.tangent[0]) ^ mix(bits_of(s.sketch[0])))); }
@@ -65,6 +66,16 @@ void add_noise(SampledScalar& s, double sd, std::uint64_t key) {
   if (sd == 0) return;
   for (int p = 0; p < P; ++p) s.tangent[static_cast<std::size_t>(p)] += sd * draw(key, p);
 }
+/// The stand-in, per pass, for the rest R of a value's error (what its tangents do not sample)
+/// where a product or a kink takes it per pass: R's bound times a normal draw keyed by the
+/// value, the same at every use of it (docs/sampled_tier.md, "The rest per pass").
+std::array<double, kSampledPasses> rest_stand_in(const SampledScalar& s, double rest_bound) {
+  std::array<double, kSampledPasses> out{};
+  if (rest_bound == 0) return out;
+  const std::uint64_t key = mix(identity(s) ^ kRestKey);
+  for (int p = 0; p < P; ++p) out[static_cast<std::size_t>(p)] = rest_bound * draw(key, p);
+  return out;
+}
 SampledScalar unbounded(double value) {
   SampledScalar s;
   s.value = value;
@@ -86,7 +97,7 @@ SampledScalar exact_value(double v) {
 }
 // Operation numbers for the draws' keys.
 enum OpKey : std::uint64_t {
-  kAdd = 1, kSub, kMul, kDiv, kExp, kLog, kSqrt, kRsqrt, kTanh, kLogistic, kOperand, kSumClose, kKink, kPi, kSelect, kScatter
+  kAdd = 1, kSub, kMul, kDiv, kExp, kLog, kSqrt, kRsqrt, kTanh, kLogistic, kOperand, kSumClose, kPi, kSelect, kScatter, kRest
 };
 
 }  // namespace
@@ -107,7 +118,7 @@ double SampledDomain::sketch_rank(const Scalar& s) {
 double SampledDomain::bound(const Scalar& s, const SampledFactors& f) {
   if (s.infinite || std::isnan(s.value)) return kInf;
   if (std::isinf(s.value)) return 0;  // an exact infinity (a literal: max pool's padding)
-  return f.K * sigma_hat(s) + f.Q * sketch_rank(s) + s.kink;
+  return f.K * sigma_hat(s) + f.Q * sketch_rank(s);
 }
 
 SampledDomain::SampledDomain(FloatProfile profile, SampledFactors rest)
@@ -176,41 +187,46 @@ SampledScalar SampledDomain::rounded(Scalar r, std::uint64_t key, double ulps) c
   const double inherited = bound_of(r), magnitude = std::fabs(r.value) + inherited;
   if (magnitude * (1 + 2 * kUnit) > kFloatMax) return unbounded(r.value);
   double rest = (profile_.flush_to_zero ? 0x1p-126 : 0x1p-150) + kDouble * std::fabs(r.value);
-  if (ulps <= 0.5) {  // correctly rounded: d (v + e) with d mean-zero within u: d v in the tangents,
-                      // d e (second order) a source
-    add_noise(r, kUnit * std::fabs(r.value), key);
-    rest += kUnit * inherited;
-  } else {  // a library function: its allowance, not random
-    rest += ulps * kUlp * magnitude;
-  }
+  // d (v + e), d mean-zero within u given the past; a library function's error within its
+  // allowance taken the same way (a model: see docs/sampled_tier.md).
+  add_relative_rounding(r, std::max(ulps, 0.5) * kUlp, rest_.Q * sketch_rank(r), key);
   add_source(r, rest, key);
   return r;
 }
 
+// A rounding d (v + e) of a value v whose error is e = T + R, with d mean-zero within `unit`
+// given everything before it: all of it, the second-order d e included, is a martingale's
+// increment (mean-zero given the past, within unit (|v| + |e|)), which is all Hoeffding-Azuma
+// asks of a term in the tangents. Each pass adds unit z_p (v + t_p), its own sample of d (v + T),
+// and d R in the same draw, R taken at its bound with the sign that widens the increment. (As a
+// source instead, d R added linearly over every rounding downstream where it is independent:
+// the sketch's scale is the worst case over the sources' signs.)
+void SampledDomain::add_relative_rounding(Scalar& r, double unit, double rest, std::uint64_t key) {
+  const double sign = r.value < 0 ? -1 : 1;
+  for (int p = 0; p < P; ++p) {
+    const std::size_t k = static_cast<std::size_t>(p);
+    const double carried = std::fabs(r.value) + sign * r.tangent[k];
+    r.tangent[k] += unit * draw(key, p) * (carried + std::copysign(rest, carried));
+  }
+}
+
 SampledScalar SampledDomain::operand_rounded(const Scalar& a) const {
-  // The converted operand is a~ (1 + d) = a + e + d a + d e, d one draw per operand value (a
-  // value is converted the same way at every use): d a in the tangents, and d e, with e = T + R,
-  // as mul takes a product of two errors: d T per pass (each pass's d times its own tangent),
-  // d R within the unit times R's bound, a source of the operand itself, so every product that
-  // uses it carries it with its own sign.
+  // The converted operand is a~ (1 + d) = a + e + d (a + e), d one draw per operand value (a
+  // value is converted the same way at every use): a rounding as rounded() takes it.
   if (operand_unit_ == 0 || a.infinite) return a;
   Scalar r = a;
   const std::uint64_t key = key_of(kOperand, a);
-  const double sign = a.value < 0 ? -1 : 1;
-  for (int p = 0; p < P; ++p) {
-    const std::size_t k = static_cast<std::size_t>(p);
-    r.tangent[k] += operand_unit_ * draw(key, p) * (std::fabs(a.value) + sign * a.tangent[k]);
-  }
-  add_source(r, operand_unit_ * (rest_.Q * sketch_rank(a) + a.kink) + 0x1p-150, key);
+  add_relative_rounding(r, operand_unit_, rest_.Q * sketch_rank(a), key);
+  add_source(r, 0x1p-150, key);
   return r;
 }
 
 SampledScalar SampledDomain::closed(const Scalar& s) const {
   if (!s.open) return s;
-  Scalar c = s;
-  c.open = false;
-  c.terms = 0;
-  c.magnitude = c.exact_magnitude = c.squares = c.sources = 0;
+  Scalar result = s;
+  result.open = false;
+  result.terms = 0;
+  result.magnitude = result.squares = result.sources = 0;
   if (s.infinite || !std::isfinite(s.magnitude) || !std::isfinite(s.value)) return unbounded(s.value);
   const double n = s.terms;
   // Every partial sum, in any order, lies within the magnitude widened by the additions' own
@@ -219,33 +235,25 @@ SampledScalar SampledDomain::closed(const Scalar& s) const {
   const double partial = s.magnitude * (1 + gamma);
   if (partial > kFloatMax) return unbounded(s.value);
   // Each addition's rounding is d_k times a computed partial sum, each product's d_i times the
-  // computed product: to first order the exact partial sums (within the sum of the terms'
-  // magnitudes, in any order) and products, in the tangents. The rest is d times the partial
-  // sums' errors: the terms' (within their summed bounds) and the earlier roundings', a
-  // martingale whose largest value over the sum is within K times the noise's deviation but for
-  // an event (Doob), so every partial sum's is. Each d is mean-zero given what came before, so
-  // those n products (d times an error within M) are a martingale's increments too: within
-  // lambda sqrt(n) u M but for an event (Azuma; its own share of the value's risk), and within
-  // n u M always.
-  const double additions = n > 1 ? (n - 1) * s.exact_magnitude * s.exact_magnitude : 0;
-  const double deviation = kUnit * std::sqrt(additions + s.squares);
+  // computed product; each d is mean-zero given what came before, so every such rounding, second
+  // order included, is a martingale's increment, within u times what it rounds (rounded() above):
+  // a product within |p_i| + its bound (`squares` sums their squares), a partial sum within the
+  // exact terms' magnitudes A, their errors M (their summed bounds), and the earlier roundings',
+  // a martingale whose largest value over the sum is within K times its deviation D but for an
+  // event (Doob). Together a martingale of variance proxy D^2 = (n - 1) u^2 (A + M + K D)^2 +
+  // u^2 squares, in any order: one normal draw of standard deviation D in the tangents.
+  const double a = n > 1 ? kUnit * std::sqrt(n - 1) : 0, b2 = kUnit * kUnit * s.squares, c = s.magnitude;
+  const double aK = a * rest_.K;
+  if (!(aK < 0.5)) return unbounded(s.value);
+  // D^2 (1 - a^2 K^2) - 2 a^2 c K D - (a^2 c^2 + b^2) = 0, its positive root.
+  const double deviation = (a * a * c * rest_.K + std::sqrt(std::pow(a * a * c * rest_.K, 2) + (1 - aK * aK) * (a * a * c * c + b2))) /
+                           (1 - aK * aK) * (1 + 0x1p-40);
   const std::uint64_t key = mix(kSumClose ^ mix(identity(s) ^ mix(bits_of(s.magnitude))));
-  add_noise(c, deviation, key);
+  add_noise(result, deviation, key);
   // The terms' own sources (one G for all: the sum's), the double run's additions, underflow.
-  add_source(c,
-             s.sources + kUnit * std::min(n, rest_.K / rest_.C * std::sqrt(n)) * (s.magnitude - s.exact_magnitude + rest_.K * deviation) +
-                 (n > 1 ? (n - 1) * 0x1p-53 * s.magnitude : 0) + 2 * n * (profile_.flush_to_zero ? 0x1p-126 : 0x1p-150),
+  add_source(result, s.sources + (n > 1 ? (n - 1) * 0x1p-53 * s.magnitude : 0) + 2 * n * (profile_.flush_to_zero ? 0x1p-126 : 0x1p-150),
              key);
-  return c;
-}
-
-SampledScalar SampledDomain::settled(const Scalar& s_in) const {
-  Scalar s = closed(s_in);
-  if (s.kink == 0) return s;
-  const std::uint64_t key = mix(identity(s) ^ mix(bits_of(s.kink) ^ kKink));
-  add_source(s, s.kink, key);
-  s.kink = 0;
-  return s;
+  return result;
 }
 
 // acc + a * b as an open sum's term: a and b closed (and converted, under tf32 / bf16).
@@ -255,8 +263,9 @@ void SampledDomain::add_product(Scalar& acc, const Operand& a, const Operand& b)
   const double p = a.s.value * b.s.value;
   const double inherited = std::fabs(a.s.value) * b.bound + std::fabs(b.s.value) * a.bound + a.bound * b.bound;
   if (p == 0 && inherited == 0) return;  // an exact zero (padding): not a term
-  for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k) {
-    acc.tangent[k] += a.s.value * b.s.tangent[k] + b.s.value * a.s.tangent[k] + a.s.tangent[k] * b.s.tangent[k];
+  for (int pass = 0; pass < P; ++pass) {
+    const std::size_t k = static_cast<std::size_t>(pass);
+    acc.tangent[k] += a.s.value * b.s.tangent[k] + b.s.value * a.s.tangent[k] + second_order(a, b, pass);
     acc.sketch[k] += a.s.value * b.s.sketch[k] + b.s.value * a.s.sketch[k];
   }
   acc.infinite = acc.infinite || a.s.infinite || b.s.infinite;
@@ -264,8 +273,7 @@ void SampledDomain::add_product(Scalar& acc, const Operand& a, const Operand& b)
   acc.open = true;
   acc.terms += 1;
   acc.magnitude += std::fabs(p) + inherited;  // |the float product| at most
-  acc.exact_magnitude += std::fabs(p);
-  acc.squares += p * p;
+  acc.squares += (std::fabs(p) + inherited) * (std::fabs(p) + inherited);
   acc.sources += second_order_rest(a, b);
 }
 
@@ -278,16 +286,22 @@ SampledDomain::Operand SampledDomain::operand(const Scalar& closed_value) const 
 
 SampledDomain::Operand SampledDomain::with_parts(Operand o) const {
   o.first = rest_.K * sigma_hat(o.s);
-  o.rest = rest_.Q * sketch_rank(o.s) + o.s.kink;
+  o.rest = rest_.Q * sketch_rank(o.s);
+  o.stand_in = rest_stand_in(o.s, o.rest);
   return o;
 }
 
-// e_a e_b with e = T + R (T the tangents' part, R the rest): T_a T_b is taken per pass, in the
-// tangents, as the passes' own samples (their mean is the errors' covariance, a bias a bound
-// per product would add linearly); T_a R_b + R_a T_b + R_a R_b is within this, a source.
-double SampledDomain::second_order_rest(const Operand& a, const Operand& b) {
-  return a.first * b.rest + a.rest * b.first + a.rest * b.rest;
+// e_a e_b with e = T + R (T the tangents' part, R the rest): T_a T_b + T_a R_b + R_a T_b per
+// pass, R by its stand-in (rest_stand_in): their mean is the errors' covariance, a bias a bound per
+// product would add linearly, and the T R terms are mean-zero under the Gaussian model (R fixed,
+// or even in the errors) with a scale sigma R that a source would add linearly downstream.
+double SampledDomain::second_order(const Operand& a, const Operand& b, int p) {
+  const std::size_t k = static_cast<std::size_t>(p);
+  return a.s.tangent[k] * (b.s.tangent[k] + b.stand_in[k]) + b.s.tangent[k] * a.stand_in[k];
 }
+
+// R_a R_b, what second_order leaves: a source.
+double SampledDomain::second_order_rest(const Operand& a, const Operand& b) { return a.rest * b.rest; }
 
 namespace {
 // acc as an open sum (a closed value becomes its first term).
@@ -297,7 +311,6 @@ SampledScalar as_open(const SampledScalar& acc, double bound) {
   s.open = true;
   s.terms = acc.value != 0 || bound != 0 ? 1 : 0;
   s.magnitude = std::fabs(acc.value) + bound;
-  s.exact_magnitude = std::fabs(acc.value);
   return s;
 }
 }  // namespace
@@ -316,7 +329,7 @@ SampledDomain::Operand SampledDomain::converted(const Scalar& a) const {
 }
 
 void SampledDomain::mac(Scalar& acc, const Scalar& a, const Scalar& b) const {
-  const Operand ca = converted(settled(a)), cb = converted(settled(b));
+  const Operand ca = converted(closed(a)), cb = converted(closed(b));
   acc = as_open(acc, acc.open ? 0 : bound_of(acc));
   add_product(acc, ca, cb);
 }
@@ -325,8 +338,8 @@ void SampledDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* 
                                       std::int64_t N) const {
   // Each operand element converted (tf32 / bf16) and bounded once, not once per product.
   std::vector<Operand> a(static_cast<std::size_t>(M * K)), b(static_cast<std::size_t>(K * N));
-  for (std::size_t i = 0; i < a.size(); ++i) a[i] = converted(settled(A[i]));
-  for (std::size_t i = 0; i < b.size(); ++i) b[i] = converted(settled(B[i]));
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = converted(closed(A[i]));
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = converted(closed(B[i]));
   for (std::int64_t m = 0; m < M; ++m)
     for (std::int64_t n = 0; n < N; ++n) {
       Scalar& c = C[m * N + n];
@@ -336,7 +349,7 @@ void SampledDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* 
 }
 
 SampledScalar SampledDomain::accumulate(const Scalar& acc_in, const Scalar& x_in) const {
-  const Scalar x = settled(x_in);
+  const Scalar x = closed(x_in);
   Scalar acc = as_open(acc_in, acc_in.open ? 0 : bound_of(acc_in));
   const double bx = bound_of(x);
   if (!std::isfinite(bx)) return unbounded(acc.value + x.value);
@@ -348,14 +361,13 @@ SampledScalar SampledDomain::accumulate(const Scalar& acc_in, const Scalar& x_in
   acc.value += x.value;
   acc.terms += 1;
   acc.magnitude += std::fabs(x.value) + bx;
-  acc.exact_magnitude += std::fabs(x.value);
   return acc;
 }
 
 // ---- Elementwise ops ----------------------------------------------------------------------
 
 SampledScalar SampledDomain::add(const Scalar& a_in, const Scalar& b_in) const {
-  const Scalar a = settled(a_in), b = settled(b_in);
+  const Scalar a = closed(a_in), b = closed(b_in);
   Scalar r;
   r.value = a.value + b.value;
   combine(r, a, 1, b, 1);
@@ -363,7 +375,7 @@ SampledScalar SampledDomain::add(const Scalar& a_in, const Scalar& b_in) const {
 }
 
 SampledScalar SampledDomain::sub(const Scalar& a_in, const Scalar& b_in) const {
-  const Scalar a = settled(a_in), b = settled(b_in);
+  const Scalar a = closed(a_in), b = closed(b_in);
   Scalar r;
   r.value = a.value - b.value;
   combine(r, a, 1, b, -1);
@@ -371,17 +383,17 @@ SampledScalar SampledDomain::sub(const Scalar& a_in, const Scalar& b_in) const {
 }
 
 SampledScalar SampledDomain::mul(const Scalar& a_in, const Scalar& b_in) const {
-  const Operand a = operand(settled(a_in)), b = operand(settled(b_in));
+  const Operand a = operand(closed(a_in)), b = operand(closed(b_in));
   Scalar r;
   r.value = a.s.value * b.s.value;
   combine(r, b.s, a.s.value, a.s, b.s.value);
-  for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k) r.tangent[k] += a.s.tangent[k] * b.s.tangent[k];
+  for (int p = 0; p < P; ++p) r.tangent[static_cast<std::size_t>(p)] += second_order(a, b, p);
   add_source(r, second_order_rest(a, b), key_of(kMul, a.s, b.s));
   return rounded(r, key_of(kMul, a.s, b.s), 0.5);
 }
 
 SampledScalar SampledDomain::div(const Scalar& a_in, const Scalar& b_in) const {
-  const Scalar a = settled(a_in), b = settled(b_in);
+  const Scalar a = closed(a_in), b = closed(b_in);
   const double ba = bound_of(a), bb = bound_of(b), d = std::fabs(b.value);
   if (!(d > bb)) return unbounded(a.value / b.value);  // the divisor may be 0 (or its bound is infinite)
   Scalar r;
@@ -394,7 +406,7 @@ SampledScalar SampledDomain::div(const Scalar& a_in, const Scalar& b_in) const {
 }
 
 SampledScalar SampledDomain::neg(const Scalar& a_in) const {
-  Scalar r = settled(a_in);
+  Scalar r = closed(a_in);
   r.value = -r.value;
   for (double& t : r.tangent) t = -t;
   for (double& t : r.sketch) t = -t;
@@ -404,22 +416,20 @@ SampledScalar SampledDomain::neg(const Scalar& a_in) const {
 SampledScalar SampledDomain::abs(const Scalar& a_in) const {
   // |x| = max(x, -x): the reference's sign picks the winner (so no coordinate depends on the
   // passes); near 0 the float's may differ, a kink at distance 2 |a|.
-  const Scalar a = settled(a_in);
+  const Scalar a = closed(a_in);
   const Scalar r = a.value < 0 ? neg(a) : a;
   if (std::fabs(a.value) > bound_of(a)) return r;
   Scalar d;  // the loser's error minus the winner's: -2 sign(a) e_a
   combine(d, r, -2, r, 0);
-  Scalar k = near_kink(r, d, 2 * std::fabs(a.value), 1);
-  k.kink = rest_.Q * sketch_rank(d);
-  return k;
+  return near_kink(r, d, 2 * std::fabs(a.value), 1);
 }
 
 bool SampledDomain::decided(const Scalar& a, const Scalar& b) const {
   if (a.infinite || b.infinite || std::isnan(a.value) || std::isnan(b.value) || a.value == b.value) return false;
   if (std::isinf(a.value) || std::isinf(b.value)) return bound_of(a) == 0 || bound_of(b) == 0;
   Scalar d;
-  combine(d, a, 1, b, -1);  // coordinates only (no kink parts)
-  return std::fabs(a.value - b.value) > bound_of(d) + a.kink + b.kink;
+  combine(d, a, 1, b, -1);  // the difference's own coordinates: errors that cancel in it do not count
+  return std::fabs(a.value - b.value) > bound_of(d);
 }
 
 SampledScalar SampledDomain::pick(const Scalar& a_in, const Scalar& b_in, bool larger) const {
@@ -431,80 +441,101 @@ SampledScalar SampledDomain::pick(const Scalar& a_in, const Scalar& b_in, bool l
   const Scalar& loser = a_wins ? b : a;
   Scalar d;  // the loser's error minus the winner's, as coordinates
   combine(d, loser, 1, winner, -1);
-  Scalar r = near_kink(winner, d, std::fabs(a.value - b.value), larger ? 1 : -1);
-  r.kink = std::max(winner.kink, loser.kink + rest_.Q * sketch_rank(d));
-  return r;
+  return near_kink(winner, d, std::fabs(a.value - b.value), larger ? 1 : -1);
 }
 
 // The float result of a max (s = 1) or min (s = -1) near its kink, g its operands' distance:
 // its error is the winner's e_w plus s h(s (e_l - e_w)), h(x) = max(0, x - g), which is not
-// linear. Per pass, the tangents get that of the difference's tangent, weighted: a sample of the
-// kink's first-order effect with every correlation the tangents carry (a channel's shared error
-// moves all its elements' kinks in the same passes). h is 1-Lipschitz, so the difference's
-// sketch part (and the operands' kink parts) change it by at most their bound: the caller's kink
-// field. What the passes may miss (a kink that a rare error flips) is covered on average: h's
-// mean is within the tails' integral at sigma <= C sigma_hat (kink_tail_mean), a source.
+// linear. Each pass takes its own sample of the difference through h, its tangent and its rest's
+// stand-in (rest_stand_in): a channel's shared error moves all its elements' kinks in the same
+// passes, and no bound per element near a kink is added linearly downstream. A flip rarer than
+// the passes can show is not covered (docs/sampled_tier.md, "What the model leaves open").
 SampledScalar SampledDomain::near_kink(const Scalar& winner, const Scalar& difference, double g, double s) const {
   Scalar r = winner;
+  const auto rest = rest_stand_in(difference, rest_.Q * sketch_rank(difference));
   for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k)
-    r.tangent[k] += s * std::max(0.0, s * difference.tangent[k] - g);
-  add_source(r, kink_tail_mean(rest_.C * sigma_hat(difference), g), mix(identity(winner) ^ mix(identity(difference) ^ kKink)));
+    r.tangent[k] += s * std::max(0.0, s * (difference.tangent[k] + rest[k]) - g);
   return r;
 }
 
-// f(a) for a smooth f: value f(a), slope f'(a), rest a bound on |f(a + e) - f(a) - f'(a) e| over
-// |e| <= B_a (the curvature term), ulps the profile's allowance.
-SampledScalar SampledDomain::smooth(const Scalar& a, double value, double slope, double rest, double ulps, std::uint64_t op) const {
-  if (!std::isfinite(value) || !std::isfinite(rest) || a.infinite) return unbounded(value);
+// f(a) for a smooth f: value f(a), slope f'(a), change(v, t) = f(v + t) - f(v) computed without
+// cancellation, curvature a bound on |f''| over a's bound, ulps the profile's allowance. Each pass
+// takes its own tangent sample through f (as a product of two errors does: the curvature's mean,
+// a bias, is in the passes; as a bound per value it entered linearly every element downstream).
+// The rest R of a's error (its sketch part) goes through f' (a): f(v + t + R) -
+// f(v + t) - f'(v) R is within curvature (|t| + |R|) |R|, |t| within K sigma_hat, a source.
+SampledScalar SampledDomain::smooth(const Scalar& a, double value, double slope, double curvature, Change change, double ulps,
+                                    std::uint64_t op) const {
+  if (!std::isfinite(value) || !std::isfinite(curvature) || a.infinite) return unbounded(value);
+  Operand o;
+  o.s = a;
+  o = with_parts(o);
   Scalar r;
   r.value = value;
-  combine(r, a, slope, a, 0);
-  add_source(r, rest, key_of(op, a) + 1);
+  for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k) {
+    const double c = change(a.value, a.tangent[k]);
+    r.tangent[k] = std::isfinite(c) ? c : slope * a.tangent[k];  // beyond f's domain: past every bound
+    r.sketch[k] = slope * a.sketch[k];
+  }
+  add_source(r, curvature * (o.first + o.rest) * o.rest, key_of(op, a) + 1);
   return rounded(r, key_of(op, a), ulps);
 }
 
+namespace {
+// f(v + t) - f(v) for the smooth functions, without cancellation.
+double exp_change(double v, double t) { return std::exp(v) * std::expm1(t); }
+double log_change(double v, double t) { return std::log1p(t / v); }
+double sqrt_change(double v, double t) { return t / (std::sqrt(v + t) + std::sqrt(v)); }
+double rsqrt_change(double v, double t) {
+  const double a = std::sqrt(v), b = std::sqrt(v + t);
+  return -t / (a * b * (a + b));
+}
+double tanh_change(double v, double t) { return std::sinh(t) / (std::cosh(v + t) * std::cosh(v)); }
+double logistic_change(double v, double t) { return tanh_change(v / 2, t / 2) / 2; }
+}  // namespace
+
 SampledScalar SampledDomain::exp(const Scalar& a_in) const {
-  const Scalar a = settled(a_in);
+  const Scalar a = closed(a_in);
   const double ba = bound_of(a), e = std::exp(a.value);
   if (a.value + ba > 88.72) return unbounded(e);
-  return smooth(a, e, e, std::exp(a.value + ba) * ba * ba / 2, profile_.exp, kExp);
+  return smooth(a, e, e, std::exp(a.value + ba), exp_change, profile_.exp, kExp);
 }
 
 SampledScalar SampledDomain::log(const Scalar& a_in) const {
-  const Scalar a = settled(a_in);
+  const Scalar a = closed(a_in);
   const double ba = bound_of(a);
   if (!(a.value > ba)) return unbounded(std::log(a.value));
   const double low = a.value - ba;
-  return smooth(a, std::log(a.value), 1 / a.value, ba * ba / (2 * low * low), profile_.log, kLog);
+  return smooth(a, std::log(a.value), 1 / a.value, 1 / (low * low), log_change, profile_.log, kLog);
 }
 
 SampledScalar SampledDomain::sqrt(const Scalar& a_in) const {
-  const Scalar a = settled(a_in);
+  const Scalar a = closed(a_in);
   const double ba = bound_of(a);
   if (ba == 0 && a.value == 0) return exact_value(0);
   if (!(a.value > ba)) return unbounded(std::sqrt(a.value));
   const double low = a.value - ba, r = std::sqrt(a.value);
-  return smooth(a, r, 1 / (2 * r), ba * ba / (8 * low * std::sqrt(low)), profile_.sqrt, kSqrt);
+  return smooth(a, r, 1 / (2 * r), 1 / (4 * low * std::sqrt(low)), sqrt_change, profile_.sqrt, kSqrt);
 }
 
 SampledScalar SampledDomain::rsqrt(const Scalar& a_in) const {
-  const Scalar a = settled(a_in);
+  const Scalar a = closed(a_in);
   const double ba = bound_of(a);
   if (!(a.value > ba)) return unbounded(1 / std::sqrt(a.value));
   const double low = a.value - ba, r = 1 / std::sqrt(a.value);
-  return smooth(a, r, -r / (2 * a.value), 3 * ba * ba / (8 * low * low * std::sqrt(low)), profile_.rsqrt, kRsqrt);
+  return smooth(a, r, -r / (2 * a.value), 3 / (4 * low * low * std::sqrt(low)), rsqrt_change, profile_.rsqrt, kRsqrt);
 }
 
 SampledScalar SampledDomain::tanh(const Scalar& a_in) const {
-  const Scalar a = settled(a_in);
-  const double ba = bound_of(a), t = std::tanh(a.value);
-  return smooth(a, t, 1 - t * t, 0.7699 * ba * ba / 2, profile_.tanh, kTanh);  // |tanh''| <= 4 / (3 sqrt 3)
+  const Scalar a = closed(a_in);
+  const double t = std::tanh(a.value);
+  return smooth(a, t, 1 - t * t, 0.7699, tanh_change, profile_.tanh, kTanh);  // |tanh''| <= 4 / (3 sqrt 3)
 }
 
 SampledScalar SampledDomain::logistic(const Scalar& a_in) const {
-  const Scalar a = settled(a_in);
-  const double ba = bound_of(a), s = 1 / (1 + std::exp(-a.value));
-  return smooth(a, s, s * (1 - s), 0.0963 * ba * ba / 2, profile_.logistic, kLogistic);  // |s''| <= 1 / (6 sqrt 3)
+  const Scalar a = closed(a_in);
+  const double s = 1 / (1 + std::exp(-a.value));
+  return smooth(a, s, s * (1 - s), 0.0963, logistic_change, profile_.logistic, kLogistic);  // |s''| <= 1 / (6 sqrt 3)
 }
 
 SampledScalar SampledDomain::pi() const {
@@ -520,13 +551,13 @@ SampledScalar SampledDomain::map_monotone(const Scalar&, const RationalMap&) con
 // ---- Comparisons --------------------------------------------------------------------------
 
 Tri SampledDomain::compare(CompareDirection d, const Scalar& a_in, const Scalar& b_in) const {
-  const Scalar a = settled(a_in), b = settled(b_in);
+  const Scalar a = closed(a_in), b = closed(b_in);
   if (!decided(a, b)) return Tri::Undecided;
   return holds(d, a.value, b.value) ? Tri::True : Tri::False;
 }
 
 std::uint8_t SampledDomain::compare_bits(CompareDirection d, const Scalar& a_in, const Scalar& b_in) const {
-  const Scalar a = settled(a_in), b = settled(b_in);
+  const Scalar a = closed(a_in), b = closed(b_in);
   const std::uint8_t value = holds(d, a.value, b.value) ? kPredValue : 0;
   return decided(a, b) ? value : static_cast<std::uint8_t>(value | kPredFloatMayFlip);
 }
@@ -534,7 +565,7 @@ std::uint8_t SampledDomain::compare_bits(CompareDirection d, const Scalar& a_in,
 SampledScalar SampledDomain::select_widened(std::uint8_t pred, const Scalar& on_true, const Scalar& on_false) const {
   const Scalar& chosen_in = pred & kPredValue ? on_true : on_false;
   if (!(pred & (kPredFloatMayFlip | kPredExactUndecided))) return chosen_in;
-  const Scalar chosen = settled(chosen_in), other = settled(pred & kPredValue ? on_false : on_true);
+  const Scalar chosen = closed(chosen_in), other = closed(pred & kPredValue ? on_false : on_true);
   // The float run may take the other branch: its error is then other~ - chosen, within
   // |other - chosen| + B_other of 0, so within that plus B_chosen of the chosen one's own.
   Scalar r = chosen;
@@ -549,7 +580,7 @@ std::vector<SampledDomain::Membership> SampledDomain::window_selection(CompareDi
   // float run's.
   std::vector<Scalar> c;
   c.reserve(candidates.size());
-  for (const Scalar* s : candidates) c.push_back(settled(*s));
+  for (const Scalar* s : candidates) c.push_back(closed(*s));
   std::vector<Membership> out(c.size());
   if (c.empty()) return out;
   std::size_t chosen = 0;
@@ -566,7 +597,7 @@ std::vector<SampledDomain::Membership> SampledDomain::window_selection(CompareDi
 }
 
 SampledScalar SampledDomain::scatter_term(const Scalar& source_in, Membership m) const {
-  const Scalar s = settled(source_in);
+  const Scalar s = closed(source_in);
   if (m.exact && m.likely) return s;  // surely chosen in both runs
   const double bs = bound_of(s);
   if (!std::isfinite(bs)) return unbounded(m.exact ? s.value : 0);
@@ -616,7 +647,7 @@ double sketch_factor(int passes, int rank, double alpha) {
 }
 
 SampledFactors sampled_factors(double risk, double events) {
-  const double each = risk / std::max(events, 1.0) / 4;  // Hoeffding, chi-square, sketch, a sum's Azuma
+  const double each = risk / std::max(events, 1.0) / 3;  // Hoeffding, chi-square, sketch
   const double lambda = std::sqrt(2 * std::log(2 / each));
   const double c = chi_square_factor(kSampledPasses, each);
   return {lambda * c, sketch_factor(kSampledPasses, kSketchRank, each), c};

@@ -5,50 +5,47 @@
 // The bound analysis (interp/bound/bound.hpp) gives each value one random part and adds what it
 // cannot place linearly: a channel's mean in every element, a weight in every product, copies
 // that meet again. Here each value instead carries, besides its value (a double run of the
-// program, the reference), two sets of P = kSampledPasses coordinates that every op updates by
-// its chain rule (linearly, exactly as a forward-mode derivative):
-//   tangents: every rounding k of the float32 run, whose relative error the standard model makes
-//     a mean-zero variable within u (mean-zero given the earlier ones), adds u |v_k| z_kp, z a
-//     standard normal draw per pass p. Pass p's tangent at a value is sum_k c_k z_kp, exactly
-//     normal with variance sigma^2 = sum_k c_k^2 where sum_k c_k delta_k is the value's
-//     first-order error (up to a kink or a product of two errors: there each pass's sample is
-//     taken through it, and after them the tangents sample a non-Gaussian error, judged with
-//     the Gaussian's factors: docs/sampled_tier.md). Hoeffding-Azuma: that error lies within
-//     lambda sigma but with probability 2 exp(-lambda^2 / 2); and sigma <= c sigma_hat (sigma_hat^2 the mean square of
-//     the P tangents, P sigma_hat^2 / sigma^2 chi-square with P degrees of freedom) but with
-//     probability alpha, c = sqrt(P / chi2_P^-1(alpha)).
-//   sketch: everything else, each an unknown r_j of known bound X_j (a second-order term, an
-//     allowance of a library function beyond half an ulp, underflow, the double run's own
-//     error, a kink's rest and mean, what a comparison near flipping may do), adds X_j w_jp, w a standard
-//     Cauchy draw. Pass p's sketch is sum_j G_j X_j w_jp, Cauchy with scale S = sum_j |G_j| X_j,
-//     the largest the r_j can make the value's error, with every cancellation between them kept
-//     (a channel's rsqrt error in all the channel's elements, then centred away by the next batch
-//     norm). The k-th smallest |sketch| over the passes bounds S from below only with a
-//     binomial tail: S <= |sketch|_(k) / q but with probability alpha (sketch_factor below).
+// program, the reference), two sets of P = kSampledPasses coordinates:
+//   tangents: P samples of the value's error under the standard model of rounding, each
+//     rounding's relative error d a variable within its unit, mean-zero given everything before
+//     it. Every rounding of a value v whose error is e adds d (v + e), a martingale's increment
+//     (mean-zero given the past, within unit |v + e|): each pass adds unit z_p (v + t_p), z a
+//     standard normal draw, t_p the pass's own sample of e (add_relative_rounding). The ops take
+//     each pass's sample through them: linearly where they are linear, exactly where they are
+//     not (a product's t_a t_b, a smooth function's f(v + t) - f(v), a max's kink). Before the
+//     first nonlinear step pass p's tangent is sum_k c_k z_kp, exactly normal with variance
+//     sigma^2 = sum_k c_k^2, and the error lies within lambda sigma but with probability
+//     2 exp(-lambda^2 / 2) (Hoeffding-Azuma); sigma <= c sigma_hat but with probability alpha,
+//     c = sqrt(P / chi2_P^-1(alpha)) (P sigma_hat^2 / sigma^2 is chi-square). After it the passes
+//     sample a non-Gaussian error, judged with the same factors: a model (docs/sampled_tier.md).
+//   sketch: what is not random under the model, each an unknown r_j of known bound X_j (a
+//     literal rounded to float32, the double run's own error, underflow, a quotient's second
+//     order, a comparison near flipping, the rest of a product of two rests), adds X_j w_jp, w a
+//     standard Cauchy draw. Pass p's sketch is sum_j G_j X_j w_jp, Cauchy with scale
+//     S = sum_j |G_j| X_j, the largest the r_j can make the value's error with every
+//     cancellation between them kept. The k-th smallest |sketch| over the passes bounds S: S <=
+//     |sketch|_(k) / q but with probability alpha (sketch_factor below). Where a product or a
+//     kink takes the rest R of an error per pass, R's bound times a normal draw keyed by the
+//     value stands in for it (the sketch's scale adds independent sources' bounds linearly, the
+//     worst case over their signs, and compounded so through batch norms under tf32).
 // So a value's error lies within B = K sigma_hat + Q |sketch|_(k): K = lambda c, Q = 1/q, both
 // from the risk the caller gives each value (each bound used as one is an event; the check
 // counts them as the bound analysis counts its own).
 //
 // Sums of any order (dot_general, convolution, reduce with add, select_and_scatter's scatter):
 // a value may be an OPEN sum. Its terms' coordinates add; its own roundings wait until it closes
-// (any other use): then its n - 1 additions, whose errors are within u M for M a bound on every
-// partial sum in any order (the terms' magnitudes widened by their bounds), add one normal draw
-// of standard deviation u sqrt(n - 1) M (a variance at least theirs in every order), and its
-// products' roundings one of u sqrt(sum p_i^2) (independent, each used only in this sum: one
-// normal with their summed variance); the additions' second-order part, u times the partial
-// sums' errors, is a sketch source. Under tf32 and bf16 each product operand is first rounded to
-// the profile's operand bits (unit 2^-(bits+1), mean-zero, one draw per operand value: a value
-// is converted the same way at every use); the conversion's second-order term (the unit times
-// the operand's error) is a source of the converted operand, signed in every product using it.
+// (any other use): then its n - 1 additions and its products' roundings, each a martingale's
+// increment within u times what it rounds in any order (a partial sum within the terms'
+// magnitudes, their errors and the earlier roundings', by Doob within K times their deviation),
+// add one normal draw whose variance bounds theirs in every order. Under tf32 and bf16 each
+// product operand is first rounded to the profile's operand bits (unit 2^-(bits+1), mean-zero,
+// one draw per operand value: a value is converted the same way at every use).
 //
 // Comparisons: decided where the operands' difference exceeds its bound (from the difference's
 // own coordinates: errors that cancel in it do not count twice); else near flipping, per
 // element. max and min near their kink: the float result's error is the winner's plus
-// h(e_loser - e_winner), h(x) = max(0, x - distance), not linear; each pass takes its own sample
-// of the tangents through h (the tier's one step beyond first order, with products of two
-// errors: each pass's t_a t_b); the rest of the difference changes h by at most its bound, a
-// kink part kept apart from the sketch while max and min follow each other. A
-// select whose predicate may flip keeps the exact branch's value and tangents, and a source
+// h(e_loser - e_winner), h(x) = max(0, x - distance); each pass takes its own sample through h.
+// A select whose predicate may flip keeps the exact branch's value and tangents, and a source
 // covering the other branch; select_and_scatter's window choice likewise (each candidate the
 // float run may choose gets the source as a possible term). A three-valued comparison elsewhere
 // (sort, a region run as a program) near flipping is undecided: an error, and the tier says
@@ -85,14 +82,12 @@ struct SampledFactors {
 struct SampledScalar {
   double value = 0;       // the reference: a double run of the program
   bool infinite = false;  // no finite bound (overflow, a divisor near 0, ...)
-  double kink = 0;        // a bound on what a max or min near its kink adds beyond the passes' samples
   std::array<double, kSampledPasses> tangent{}, sketch{};
   // An open sum (see above): its terms and their bounds, for the roundings it adds when closed.
   bool open = false;
   std::uint32_t terms = 0;  // nonzero terms
   double magnitude = 0;     // sum of |t_i| + B_i: bounds every computed partial sum, in any order
-  double exact_magnitude = 0;  // sum of |t_i|: bounds every exact partial sum
-  double squares = 0;       // sum of the products' squares (their own roundings, to first order)
+  double squares = 0;       // sum of (|p_i| + B_i)^2 over the products: their own roundings' ranges
   double sources = 0;       // sum of the products' second-order bounds (sources with the sum's G)
 };
 
@@ -144,11 +139,8 @@ class SampledDomain {
   Scalar scatter_term(const Scalar& source, Membership m) const;
 
   // Reading results.
-  /// The value with an open sum closed (its roundings added); its kink part stays apart (bound
-  /// counts it).
+  /// The value with an open sum closed (its roundings added): what every op reads.
   Scalar closed(const Scalar& s) const;
-  /// closed, and its kink part made a source: what every op but max and min reads.
-  Scalar settled(const Scalar& s) const;
   /// sigma_hat: the root mean square of the tangents.
   static double sigma_hat(const Scalar& s);
   /// The k-th smallest |sketch| (k = kSketchRank).
@@ -159,23 +151,27 @@ class SampledDomain {
 
  private:
   Scalar rounded(Scalar r, std::uint64_t key, double ulps) const;
+  static void add_relative_rounding(Scalar& r, double unit, double rest, std::uint64_t key);
   void add_source(Scalar& s, double bound, std::uint64_t key) const;
   Scalar operand_rounded(const Scalar& a) const;  // tf32 / bf16: a product operand's conversion
   double converted_bound(const Scalar& a) const;  // the bound of operand_rounded(a), a closed
   /// A product's operand: closed (and converted under tf32 / bf16), its bound B, and B's parts:
-  /// first = K sigma_hat, rest = Q |sketch|_(k) + kink.
+  /// first = K sigma_hat, rest = Q |sketch|_(k).
   struct Operand {
     Scalar s;
     double bound = 0, first = 0, rest = 0;
+    std::array<double, kSampledPasses> stand_in{};  // the rest's stand-in per pass (rest_stand_in)
   };
   Operand operand(const Scalar& closed_value) const;
   Operand converted(const Scalar& closed_value) const;
   Operand with_parts(Operand o) const;
+  static double second_order(const Operand& a, const Operand& b, int p);
   static double second_order_rest(const Operand& a, const Operand& b);
   void add_product(Scalar& acc, const Operand& a, const Operand& b) const;
   Scalar pick(const Scalar& a, const Scalar& b, bool larger) const;
   Scalar near_kink(const Scalar& winner, const Scalar& difference, double g, double s) const;
-  Scalar smooth(const Scalar& a, double value, double slope, double rest, double ulps, std::uint64_t op) const;
+  using Change = double (*)(double v, double t);  // f(v + t) - f(v)
+  Scalar smooth(const Scalar& a, double value, double slope, double curvature, Change change, double ulps, std::uint64_t op) const;
   double bound_of(const Scalar& closed_value) const { return bound(closed_value, rest_); }
   /// Whether a - b is surely on the side of its sign (beyond its statistical bound).
   bool decided(const Scalar& a, const Scalar& b) const;
@@ -195,8 +191,8 @@ double chi_square_factor(int passes, double alpha);
 double sketch_factor(int passes, int rank, double alpha);
 
 /// The factors for `events` bounds that together may fail with probability at most `risk`: each
-/// one's risk split evenly between Hoeffding's 2 exp(-lambda^2/2), the chi-square event, the
-/// sketch's and a closed sum's Azuma bound on its additions' second-order part (K = lambda c).
+/// one's risk split evenly between Hoeffding's 2 exp(-lambda^2/2), the chi-square event and the
+/// sketch's (K = lambda c).
 SampledFactors sampled_factors(double risk, double events);
 
 }  // namespace shlo
