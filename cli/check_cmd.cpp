@@ -197,7 +197,8 @@ void add_check_command(CLI::App& app) {
                 "when the outputs fail the profile, do not run the wider ones (tf32, bf16) to say which they fit");
   cmd->add_flag("--sampled", args->sampled,
                 "also run the sampled statistical tier (docs/sampled_tier.md): the program once more in doubles carrying "
-                "64 normal samples of its first-order rounding noise and 64 Cauchy samples of everything else, which keeps "
+                "64 samples of its rounding error under the standard model (each op taking each sample through it) and 64 "
+                "Cauchy samples of what the model does not make random, which keeps "
                 "every correlation between rounding errors (a channel's mean in every element, a weight in every product) "
                 "that the analysis must bound apart; an element outside either statistical bound is IMPROBABLE (DELTA split "
                 "between them). Catches TF32 and bf16 matmuls in deep batch-normalised networks where the analysis alone "
