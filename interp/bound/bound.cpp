@@ -95,20 +95,15 @@ Tri tri_compare(CompareDirection dir, Iv a, Iv b) {
 // may stray from its value at the exact operand, times the operand's error.
 double width_times(Iv slope, double e) { return up_mul(gap(slope.hi, slope.lo), e); }
 
-// E max(0, x - distance) for x mean-zero with tails exp(-t^2 / (2 sigma^2)) (sub-Gaussian with
-// proxy sigma^2: a martingale's, by Azuma) is at most the tails' integral from distance on,
-// sigma sqrt(pi / 2) erfc(distance / (sigma sqrt 2)), rounded up. 0 for sigma 0.
-double kink_tail_mean(double sigma, double distance) {
-  if (sigma == 0) return 0;
+// An upper bound on |E relu(d + g) - relu(d)| for g mean-zero sub-Gaussian with proxy sigma^2
+// and |d| >= distance (the header's "near a kink"): the smaller of sigma / 2 and the integral
+// of the tail bound exp(-t^2 / (2 sigma^2)) from distance on,
+// sigma sqrt(pi / 2) erfc(distance / (sigma sqrt 2)).
+double kink_mean_bound(double sigma, double distance) {
   const double z = down(distance / up(sigma * 1.4142135623730951));  // erfc decreases: z low
   const double tail = std::erfc(z) * (1 + 0x1p-40);                 // libm's erfc within ulps
-  return up(up(sigma * 1.2533141373155003) * up(tail));              // sqrt(pi / 2) above
+  return std::min(up(0.5 * sigma), up(up(sigma * 1.2533141373155003) * up(tail)));  // sqrt(pi / 2) above
 }
-
-// An upper bound on |E relu(d + g) - relu(d)| for g mean-zero sub-Gaussian with proxy sigma^2
-// and |d| >= distance (the header's "near a kink"): the smaller of sigma / 2 and the tails'
-// integral from distance on (kink_tail_mean).
-double kink_mean_bound(double sigma, double distance) { return std::min(up(0.5 * sigma), kink_tail_mean(sigma, distance)); }
 
 // A float divisor that may be 0 leaves that tier unbounded.
 Iv image_of_div(Iv num, Iv den) { return contains_zero(den) ? Iv{-kInf, kInf} : iv_div(num, den); }

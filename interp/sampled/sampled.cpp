@@ -97,7 +97,7 @@ SampledScalar exact_value(double v) {
 }
 // Operation numbers for the draws' keys.
 enum OpKey : std::uint64_t {
-  kAdd = 1, kSub, kMul, kDiv, kExp, kLog, kSqrt, kRsqrt, kTanh, kLogistic, kOperand, kSumClose, kPi, kSelect, kScatter, kRest
+  kAdd = 1, kSub, kMul, kDiv, kExp, kLog, kSqrt, kRsqrt, kTanh, kLogistic, kOperand, kSumClose, kPi, kSelect, kScatter
 };
 
 }  // namespace
@@ -467,9 +467,7 @@ SampledScalar SampledDomain::near_kink(const Scalar& winner, const Scalar& diffe
 SampledScalar SampledDomain::smooth(const Scalar& a, double value, double slope, double curvature, Change change, double ulps,
                                     std::uint64_t op) const {
   if (!std::isfinite(value) || !std::isfinite(curvature) || a.infinite) return unbounded(value);
-  Operand o;
-  o.s = a;
-  o = with_parts(o);
+  const double first = rest_.K * sigma_hat(a), rest = rest_.Q * sketch_rank(a);
   Scalar r;
   r.value = value;
   for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k) {
@@ -477,7 +475,7 @@ SampledScalar SampledDomain::smooth(const Scalar& a, double value, double slope,
     r.tangent[k] = std::isfinite(c) ? c : slope * a.tangent[k];  // beyond f's domain: past every bound
     r.sketch[k] = slope * a.sketch[k];
   }
-  add_source(r, curvature * (o.first + o.rest) * o.rest, key_of(op, a) + 1);
+  add_source(r, curvature * (first + rest) * rest, key_of(op, a) + 1);
   return rounded(r, key_of(op, a), ulps);
 }
 
