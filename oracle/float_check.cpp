@@ -148,7 +148,7 @@ Sampled sample(const Module& m, const FloatProfile& profile, const std::vector<s
         if (const auto* t = std::get_if<Tensor<SampledScalar>>(&value))
           for (const auto& x : t->data) {
             const SampledScalar c = d.closed(x);
-            out.bounds.back().back().push_back({c.value, SampledDomain::bound(c, out.factors)});
+            out.bounds.back().back().push_back({c.value, SampledDomain::bound(c, out.factors), c.may_nan});
           }
       }
     }
@@ -233,7 +233,7 @@ std::vector<OutputCheck> judge_outputs(const Module& m, const BoundDomain& d, co
         }
         o.statistical_only += v.statistical_only;
         o.certain_nonfinite += v.certain_nonfinite;
-        o.probable_nonfinite += v.certain_nonfinite && d.probable(s);
+        o.probable_nonfinite += v.probable_nonfinite;
         o.nan_alternative += v.nan_alternative;
         if (v.unbounded) {
           ++o.unbounded;
@@ -247,6 +247,14 @@ std::vector<OutputCheck> judge_outputs(const Module& m, const BoundDomain& d, co
           if (v.over && !(o.worst_ratio == kInf)) {  // e.g. a finite number where every evaluation gives NaN
             o.worst_ratio = kInf;
             o.worst_flat = k;
+          }
+          // The sampled tier may still have judged it against its own reference: its figure counts.
+          if (se.bound != kInf && std::isfinite(se.value) && !v.nan_alternative) {
+            if (o.worst_pflat < 0 || v.pratio > o.worst_pratio) {
+              o.worst_pratio = v.pratio;
+              o.worst_pflat = k;
+            }
+            pratios.push_back(v.pratio);
           }
           ++o.ratio_histogram[static_cast<std::size_t>(ratio_bin(v.ratio))];
           ++o.pratio_histogram[static_cast<std::size_t>(ratio_bin(v.pratio))];
@@ -329,7 +337,10 @@ ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, doub
   const bool judged = std::isfinite(s.lo) && std::isfinite(s.hi);
   const double pbound = judged ? d.pbound(s) : kInf;
   // The sampled tier's verdict: |y - its reference| over its bound (a NaN y is outside it).
-  const bool sampled_judges = sampled.bound != kInf;
+  // Its sure infinities and NaN (interp/sampled/sampled.hpp) are judged below, where the sound
+  // tier has no bound (where it has one, the float value is finite and they say nothing).
+  const bool sampled_sure = sampled.bound == 0 && !std::isfinite(sampled.value);
+  const bool sampled_judges = sampled.bound != kInf && !sampled_sure;
   const double sampled_ratio = !sampled_judges ? 0
                                : y != y        ? kInf
                                : std::fabs(y - sampled.value) == 0 ? 0
@@ -340,8 +351,16 @@ ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, doub
     v.certain_nonfinite = true;
     const bool differs = k == BoundDomain::Kind::NaN ? y == y : k == BoundDomain::Kind::PosInf ? y != kInf : y != -kInf;
     // Where the statistical tier decided it, a different float value is improbable, not impossible.
-    (d.probable(s) ? v.improbable : v.over) = differs;
+    v.probable_nonfinite = d.probable(s);
+    (v.probable_nonfinite ? v.improbable : v.over) = differs;
     v.ratio = v.over ? kInf : 0;
+    v.pratio = v.error = differs ? kInf : 0;
+    return v;
+  }
+  if (sampled_sure && bound == kInf) {  // inf or NaN in every float evaluation but for an improbable event
+    v.certain_nonfinite = v.probable_nonfinite = true;
+    const bool differs = sampled.value != sampled.value ? y == y : y != sampled.value && !(y != y && sampled.may_nan);
+    v.improbable = differs;
     v.pratio = v.error = differs ? kInf : 0;
     return v;
   }
@@ -355,7 +374,7 @@ ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, doub
   }
   v.error = std::fabs(y - mid);
   v.ulps = v.error / ieee_ulp<float>(mid);
-  if (y != y && d.may_be_nan(s)) {  // NaN is one of its values (a comparison that may take a NaN branch)
+  if (y != y && (d.may_be_nan(s) || (sampled.may_nan && sampled.bound != kInf && bound == kInf))) {  // NaN is one of its values (a comparison that may take a NaN branch)
     v.error = v.ulps = kInf;
     v.nan_alternative = true;
     return v;

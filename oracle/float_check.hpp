@@ -44,6 +44,9 @@ struct ElementVerdict {
   /// non-finite values"; or every one but for an improbable event, "probable non-finite values":
   /// then a different y is improbable, not over): y must be that value.
   bool certain_nonfinite = false;
+  /// ... decided by a statistical tier (the analysis' or the sampled one's): every evaluation but
+  /// for an improbable event.
+  bool probable_nonfinite = false;
   /// y is NaN, one of the element's values (interp/bound/bound.hpp, "values that may be NaN": a
   /// comparison upstream may take a branch that is NaN in every evaluation).
   bool nan_alternative = false;
@@ -53,6 +56,7 @@ struct ElementVerdict {
 /// improbable event, value its double reference; an infinite bound says nothing.
 struct SampledElement {
   double value = 0, bound = std::numeric_limits<double>::infinity();
+  bool may_nan = false;  // NaN is one of its values (a branch that is NaN in every evaluation)
 };
 /// The statistical tier calls y IMPROBABLE when it lies outside the analysis' statistical bound
 /// or outside the sampled one.

@@ -150,4 +150,23 @@ CheckReport check_ieee(const Module& m, const Arrays& inputs, const Arrays& outp
 /// Each output of m on `in` in the bound domain, closed.
 std::vector<std::vector<BoundScalar>> bound_outputs(const BoundDomain& d, const Module& m, const Arrays& in);
 
+// A relu's backward select: element 0's gradient is NaN in every evaluation (exp(100) overflows:
+// inf - inf), element 1's a number; h = 1 - a * b is exactly -3e-8 for a = 3 and b = float(1/3),
+// below 0, while the float product may round either way, so the float comparison may flip.
+inline constexpr const char* kReluBackward = R"(module {
+  func.func @main(%x: tensor<2xf32>, %a: tensor<2xf32>, %b: tensor<2xf32>) -> (tensor<2xf32>, tensor<f32>) {
+    %e = stablehlo.exponential %x : tensor<2xf32>
+    %g = stablehlo.subtract %e, %e : tensor<2xf32>
+    %one = stablehlo.constant dense<1.0> : tensor<2xf32>
+    %p = stablehlo.multiply %a, %b : tensor<2xf32>
+    %h = stablehlo.subtract %one, %p : tensor<2xf32>
+    %zeros = stablehlo.constant dense<0.0> : tensor<2xf32>
+    %on = stablehlo.compare GT, %h, %zeros : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
+    %d = stablehlo.select %on, %g, %zeros : tensor<2xi1>, tensor<2xf32>
+    %z = stablehlo.constant dense<0.0> : tensor<f32>
+    %s = stablehlo.reduce(%d init: %z) applies stablehlo.add across dimensions = [0] : (tensor<2xf32>, tensor<f32>) -> tensor<f32>
+    return %d, %s : tensor<2xf32>, tensor<f32>
+  }
+})";
+
 }  // namespace shlo::test

@@ -4,12 +4,15 @@
 // input range where the bound analysis alone misses them, float32 passing, and both passing under
 // the profile they claim (the honest sweeps with the tier are in test_stat_tier.cpp). Two hidden
 // diagnostics at the end:
-// "[.sampled_diag]" (verdicts under each profile with and without the tier) and
+// "[.sampled_diag]" (verdicts under each profile with and without the tier; SHLO_SAMPLED_TABLES=1
+// prints each report with the tier; SHLO_SAMPLED_SAVE=DIR writes the inputs and the three output
+// sets for `shlo check`) and
 // "[.sampled_parts]" (the largest sigma_hat and sketch per instruction), on SHLO_SAMPLED_FILE.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -41,6 +44,17 @@ Judged judge_all(const std::string& text, const Arrays& in) {
   const Module m = parse_module(text, "program");
   std::vector<std::vector<Arrays>> sets;
   for (int bits : kOperandBits) sets.push_back({bits == 23 ? f32_outputs(text, in) : f32_outputs(with_rounded_operands(text, bits), in)});
+  if (const std::string dir = env_or("SHLO_SAMPLED_SAVE", ""); !dir.empty()) {  // for `shlo check`: DIR/inputs, DIR/<bits>
+    std::filesystem::create_directories(dir + "/inputs");
+    const auto& args = m.function().arguments;
+    for (std::size_t i = 0; i < in.size(); ++i) write_npy(dir + "/inputs/" + args[i].name.substr(1) + ".npy", in[i]);
+    for (int o = 0; o < 3; ++o) {
+      const std::string out = dir + "/" + std::to_string(kOperandBits[o]);
+      std::filesystem::create_directories(out);
+      for (std::size_t i = 0; i < sets[static_cast<std::size_t>(o)][0].size(); ++i)
+        write_npy(out + "/result" + std::to_string(i) + ".npy", sets[static_cast<std::size_t>(o)][0][i]);
+    }
+  }
   Judged j{};
   for (int s = 0; s < 2; ++s)
     for (int p = 0; p < 3; ++p) {
@@ -50,6 +64,9 @@ Judged judge_all(const std::string& text, const Arrays& in) {
       for (int o = 0; o < 3; ++o) {
         j.verdict[s][p][o] = reports[static_cast<std::size_t>(o)].verdict();
         j.pratio[s][p][o] = reports[static_cast<std::size_t>(o)].worst_pratio;
+        if (s == 1 && env_or("SHLO_SAMPLED_TABLES", "0") == "1")
+          std::printf("outputs with %d-bit operands under %s, with the sampled tier:\n%s\n", kOperandBits[o], kProfiles[p],
+                      format_table(reports[static_cast<std::size_t>(o)]).c_str());
       }
       if (s == 1) j.error[p] = reports[0].sampled_error;
     }
@@ -348,11 +365,18 @@ TEST_CASE("sampled tier: the parts of each output's bound", "[.sampled_parts]") 
   for (const auto& value : run.outputs[0])
     if (const auto* t = std::get_if<Tensor<SampledScalar>>(&value)) {
       double s = 0, p = 0;
+      int unbounded = 0, sure = 0, may_nan = 0;
       for (const auto& x0 : t->data) {
         const auto x = d.closed(x0);
-        s = std::max(s, SampledDomain::sigma_hat(x));
-        p = std::max(p, SampledDomain::sketch_rank(x));
+        if (x.infinite) ++unbounded;
+        else if (!std::isfinite(x.value)) ++sure;
+        else {
+          s = std::max(s, SampledDomain::sigma_hat(x));
+          p = std::max(p, SampledDomain::sketch_rank(x));
+        }
+        may_nan += x.may_nan;
       }
-      std::printf("output: max sigma_hat %.3g, max sketch %.3g\n", s, p);
+      std::printf("output: max sigma_hat %.3g, max sketch %.3g; unbounded %d, sure inf or NaN %d, may be NaN %d\n", s, p, unbounded,
+                  sure, may_nan);
     }
 }

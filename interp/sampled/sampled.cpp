@@ -7,9 +7,13 @@
 #include <limits>
 
 #include "interp/domain/ieee.hpp"
+#include "interp/sampled/detail.hpp"
 #include "num/rational.hpp"
 
 namespace shlo {
+
+using namespace sampled_detail;
+
 namespace {
 
 constexpr int P = kSampledPasses;
@@ -17,13 +21,8 @@ constexpr double kUnit = 0x1p-24;           // float32's unit roundoff
 constexpr double kUlp = 0x1p-23;            // an ulp of a float32 in [1, 2)
 constexpr double kDouble = 0x1p-52;         // the double run's own error, relative, per op (libm within 1 ulp)
 constexpr double kFloatMax = 3.4028234663852886e38;
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
-std::uint64_t mix(std::uint64_t z) { return splitmix64(z); }
 constexpr std::uint64_t kRestKey = 0x7c1f3a9e52d4b681ull;
-std::uint64_t bits_of(double x) { return std::bit_cast<std::uint64_t>(x); }
-/// A key naming one value: its number and first coordinates.
-std::uint64_t identity(const SampledScalar& s) { return mix(bits_of(s.value) ^ mix(bits_of(s.tangent[0]) ^ mix(bits_of(s.sketch[0])))); }
 std::uint64_t key_of(std::uint64_t op, const SampledScalar& a) { return mix(op ^ mix(identity(a))); }
 std::uint64_t key_of(std::uint64_t op, const SampledScalar& a, const SampledScalar& b) {
   return mix(op ^ mix(identity(a) ^ mix(identity(b) + 0x632be59bd9b4e019ull)));
@@ -76,12 +75,6 @@ std::array<double, kSampledPasses> rest_stand_in(const SampledScalar& s, double 
   for (int p = 0; p < P; ++p) out[static_cast<std::size_t>(p)] = rest_bound * draw(key, p);
   return out;
 }
-SampledScalar unbounded(double value) {
-  SampledScalar s;
-  s.value = value;
-  s.infinite = true;
-  return s;
-}
 /// r's coordinates = ca a's + cb b's.
 void combine(SampledScalar& r, const SampledScalar& a, double ca, const SampledScalar& b, double cb) {
   for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k) {
@@ -90,10 +83,20 @@ void combine(SampledScalar& r, const SampledScalar& a, double ca, const SampledS
   }
   r.infinite = a.infinite || b.infinite;
 }
-SampledScalar exact_value(double v) {
-  SampledScalar s;
-  s.value = v;
+/// A value whose float evaluation may be NaN besides its numbers (sampled.hpp): the flag off, for
+/// the op's own rule, and back on its result.
+SampledScalar without_nan(SampledScalar s) {
+  s.may_nan = false;
   return s;
+}
+SampledScalar with_nan(SampledScalar s) {
+  if (!sure_nan(s)) s.may_nan = true;
+  return s;
+}
+/// An open sum's sure infinite or NaN term.
+void add_nonfinite_term(SampledScalar& acc, const SampledScalar& t) {
+  acc.nonfinite_terms |= std::isnan(t.value) ? 3 : t.value > 0 ? 1 : 2;
+  acc.floor += t.floor;  // used only where every such term has one sign
 }
 // Operation numbers for the draws' keys.
 enum OpKey : std::uint64_t {
@@ -116,8 +119,8 @@ double SampledDomain::sketch_rank(const Scalar& s) {
 }
 
 double SampledDomain::bound(const Scalar& s, const SampledFactors& f) {
-  if (s.infinite || std::isnan(s.value)) return kInf;
-  if (std::isinf(s.value)) return 0;  // an exact infinity (a literal: max pool's padding)
+  if (s.infinite) return kInf;
+  if (!std::isfinite(s.value)) return 0;  // a sure infinity or NaN (a literal infinity: max pool's padding)
   return f.K * sigma_hat(s) + f.Q * sketch_rank(s);
 }
 
@@ -185,6 +188,10 @@ std::string SampledDomain::to_string(const Scalar& a) const {
 SampledScalar SampledDomain::rounded(Scalar r, std::uint64_t key, double ulps) const {
   if (r.infinite || !std::isfinite(r.value)) return unbounded(r.value);
   const double inherited = bound_of(r), magnitude = std::fabs(r.value) + inherited;
+  // Beyond 2^128 (where round-to-nearest gives inf) by more than the bound and the allowance:
+  // +-inf in every evaluation but for an improbable event.
+  if (std::fabs(r.value) - inherited > 0x1p128 * (1 + (std::max(ulps, 0.5) + 1) * 0x1p-22))
+    return sure_inf(r.value, std::fabs(r.value) - inherited);
   if (magnitude * (1 + 2 * kUnit) > kFloatMax) return unbounded(r.value);
   double rest = (profile_.flush_to_zero ? 0x1p-126 : 0x1p-150) + kDouble * std::fabs(r.value);
   // d (v + e), d mean-zero within u given the past; a library function's error within its
@@ -213,8 +220,9 @@ void SampledDomain::add_relative_rounding(Scalar& r, double unit, double rest, s
 SampledScalar SampledDomain::operand_rounded(const Scalar& a) const {
   // The converted operand is a~ (1 + d) = a + e + d (a + e), d one draw per operand value (a
   // value is converted the same way at every use): a rounding as rounded() takes it.
-  if (operand_unit_ == 0 || a.infinite) return a;
+  if (operand_unit_ == 0 || a.infinite || sure(a)) return a;  // an infinity or NaN converts to itself
   Scalar r = a;
+  r.low = a.low * (1 - operand_unit_);
   const std::uint64_t key = key_of(kOperand, a);
   add_relative_rounding(r, operand_unit_, rest_.Q * sketch_rank(a), key);
   add_source(r, 0x1p-150, key);
@@ -226,14 +234,25 @@ SampledScalar SampledDomain::closed(const Scalar& s) const {
   Scalar result = s;
   result.open = false;
   result.terms = 0;
+  result.nonfinite_terms = 0;
+  result.floor = 0;
+  result.at_least_zero = false;
+  result.low = 0;
+  result.low_terms = 0;
   result.magnitude = result.squares = result.sources = 0;
+  if (s.nonfinite_terms == 3) return exact_value(kNaN);  // a NaN term, or +inf and -inf: NaN in any order
   if (s.infinite || !std::isfinite(s.magnitude) || !std::isfinite(s.value)) return unbounded(s.value);
+  // Terms that are at least 0 or +inf (an exp that may overflow) leave a sum with a sure +inf term
+  // +inf, and any other unbounded.
+  if (s.at_least_zero && s.nonfinite_terms != 1) return unbounded(s.value);
   const double n = s.terms;
   // Every partial sum, in any order, lies within the magnitude widened by the additions' own
   // errors (gamma_(n-1) of it): beyond the float range, the sum may overflow.
   const double gamma = n > 1 ? (n - 1) * kUnit / (1 - (n - 1) * kUnit) : 0;
   const double partial = s.magnitude * (1 + gamma);
   if (partial > kFloatMax) return unbounded(s.value);
+  // Sure infinities of one sign and finite terms that never overflow: that infinity in any order.
+  if (s.nonfinite_terms != 0) return sure_inf(s.nonfinite_terms == 1 ? 1 : -1, s.floor - partial);
   // Each addition's rounding is d_k times a computed partial sum, each product's d_i times the
   // computed product; each d is mean-zero given what came before, so every such rounding, second
   // order included, is a martingale's increment, within u times what it rounds (rounded() above):
@@ -253,6 +272,9 @@ SampledScalar SampledDomain::closed(const Scalar& s) const {
   // The terms' own sources (one G for all: the sum's), the double run's additions, underflow.
   add_source(result, s.sources + (n > 1 ? (n - 1) * 0x1p-53 * s.magnitude : 0) + 2 * n * (profile_.flush_to_zero ? 0x1p-126 : 0x1p-150),
              key);
+  // Every term positive with a floor: the exact sum is at least theirs, the float one at least
+  // that less gamma_(n-1) of it.
+  if (s.terms > 0 && s.low_terms == s.terms && s.low > 0) result.low = s.low * (1 - gamma);
   return result;
 }
 
@@ -260,6 +282,14 @@ SampledScalar SampledDomain::closed(const Scalar& s) const {
 // a~ b~ - a b = a e_b + b e_a + e_a e_b: the first two in the coordinates, the product of errors
 // split as mul's (second_order).
 void SampledDomain::add_product(Scalar& acc, const Operand& a, const Operand& b) const {
+  acc.may_nan = acc.may_nan || a.s.may_nan || b.s.may_nan;
+  if (sure(a.s) || sure(b.s)) {  // an infinity or NaN term (mul's rule), or unbounded
+    const Scalar t = nonfinite_binary('*', a.s, b.s);
+    acc.open = true;
+    if (sure(t)) add_nonfinite_term(acc, t);
+    else acc.infinite = true;
+    return;
+  }
   const double p = a.s.value * b.s.value;
   const double inherited = std::fabs(a.s.value) * b.bound + std::fabs(b.s.value) * a.bound + a.bound * b.bound;
   if (p == 0 && inherited == 0) return;  // an exact zero (padding): not a term
@@ -309,8 +339,18 @@ SampledScalar as_open(const SampledScalar& acc, double bound) {
   if (acc.open) return acc;
   SampledScalar s = acc;
   s.open = true;
+  if (sure(acc)) {  // an infinite or NaN first term
+    s.value = 0;
+    s.terms = 0;
+    s.magnitude = 0;
+    s.floor = 0;
+    add_nonfinite_term(s, acc);
+    return s;
+  }
   s.terms = acc.value != 0 || bound != 0 ? 1 : 0;
   s.magnitude = std::fabs(acc.value) + bound;
+  s.low_terms = s.terms == 1 && acc.low > 0 ? 1 : 0;
+  if (s.low_terms == 0) s.low = 0;
   return s;
 }
 }  // namespace
@@ -318,7 +358,7 @@ SampledScalar as_open(const SampledScalar& acc, double bound) {
 double SampledDomain::converted_bound(const Scalar& a) const {
   // |e + d a + d e| with |d| <= the unit: no statistical factor on the conversion's part.
   const double b = bound_of(a);
-  return operand_unit_ == 0 ? b : b * (1 + operand_unit_) + operand_unit_ * std::fabs(a.value);
+  return operand_unit_ == 0 || sure(a) ? b : b * (1 + operand_unit_) + operand_unit_ * std::fabs(a.value);
 }
 
 SampledDomain::Operand SampledDomain::converted(const Scalar& a) const {
@@ -351,8 +391,20 @@ void SampledDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* 
 SampledScalar SampledDomain::accumulate(const Scalar& acc_in, const Scalar& x_in) const {
   const Scalar x = closed(x_in);
   Scalar acc = as_open(acc_in, acc_in.open ? 0 : bound_of(acc_in));
+  acc.may_nan = acc.may_nan || x.may_nan;
+  if (sure(x)) {
+    add_nonfinite_term(acc, x);
+    return acc;
+  }
   const double bx = bound_of(x);
-  if (!std::isfinite(bx)) return unbounded(acc.value + x.value);
+  if (x.infinite && x.at_least_zero) {
+    acc.at_least_zero = true;
+    return acc;
+  }
+  if (!std::isfinite(bx)) {
+    acc.infinite = true;  // unbounded, unless a NaN term decides the sum
+    return acc;
+  }
   if (x.value == 0 && bx == 0) return acc;
   for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k) {
     acc.tangent[k] += x.tangent[k];
@@ -361,13 +413,19 @@ SampledScalar SampledDomain::accumulate(const Scalar& acc_in, const Scalar& x_in
   acc.value += x.value;
   acc.terms += 1;
   acc.magnitude += std::fabs(x.value) + bx;
+  if (x.low > 0) {
+    acc.low += x.low;
+    acc.low_terms += 1;
+  }
   return acc;
 }
 
 // ---- Elementwise ops ----------------------------------------------------------------------
 
 SampledScalar SampledDomain::add(const Scalar& a_in, const Scalar& b_in) const {
+  if (a_in.may_nan || b_in.may_nan) return with_nan(add(without_nan(a_in), without_nan(b_in)));
   const Scalar a = closed(a_in), b = closed(b_in);
+  if (sure(a) || sure(b)) return nonfinite_binary('+', a, b);
   Scalar r;
   r.value = a.value + b.value;
   combine(r, a, 1, b, 1);
@@ -375,7 +433,9 @@ SampledScalar SampledDomain::add(const Scalar& a_in, const Scalar& b_in) const {
 }
 
 SampledScalar SampledDomain::sub(const Scalar& a_in, const Scalar& b_in) const {
+  if (a_in.may_nan || b_in.may_nan) return with_nan(sub(without_nan(a_in), without_nan(b_in)));
   const Scalar a = closed(a_in), b = closed(b_in);
+  if (sure(a) || sure(b)) return nonfinite_binary('-', a, b);
   Scalar r;
   r.value = a.value - b.value;
   combine(r, a, 1, b, -1);
@@ -383,6 +443,8 @@ SampledScalar SampledDomain::sub(const Scalar& a_in, const Scalar& b_in) const {
 }
 
 SampledScalar SampledDomain::mul(const Scalar& a_in, const Scalar& b_in) const {
+  if (a_in.may_nan || b_in.may_nan) return with_nan(mul(without_nan(a_in), without_nan(b_in)));
+  if (sure(closed(a_in)) || sure(closed(b_in))) return nonfinite_binary('*', closed(a_in), closed(b_in));
   const Operand a = operand(closed(a_in)), b = operand(closed(b_in));
   Scalar r;
   r.value = a.s.value * b.s.value;
@@ -393,30 +455,68 @@ SampledScalar SampledDomain::mul(const Scalar& a_in, const Scalar& b_in) const {
 }
 
 SampledScalar SampledDomain::div(const Scalar& a_in, const Scalar& b_in) const {
+  if (a_in.may_nan || b_in.may_nan) return with_nan(div(without_nan(a_in), without_nan(b_in)));
   const Scalar a = closed(a_in), b = closed(b_in);
+  if (sure(a) || sure(b)) return nonfinite_binary('/', a, b);
   const double ba = bound_of(a), bb = bound_of(b), d = std::fabs(b.value);
-  if (!(d > bb)) return unbounded(a.value / b.value);  // the divisor may be 0 (or its bound is infinite)
+  if (!(d > bb)) return b.low > 0 && b.value > 0 && std::isfinite(ba) ? positive_div(a, b) : unbounded(a.value / b.value);
   Scalar r;
   const double q = a.value / b.value;
   r.value = q;
   combine(r, a, 1 / b.value, b, -q / b.value);
   // (a + e_a)/(b + e_b) - a/b = (e_a - q e_b)/b - (e_a - q e_b) e_b / (b (b + e_b)).
   add_source(r, (ba + std::fabs(q) * bb) * bb / (d * (d - bb)), key_of(kDiv, a, b));
-  return rounded(r, key_of(kDiv, a, b), profile_.div);
+  r = rounded(r, key_of(kDiv, a, b), profile_.div);
+  if (a.low > 0 && b.value > 0) r.low = a.low / (b.value + bb) * (1 - 2 * kUlp);
+  return r;
+}
+
+// a / b for a positive divisor whose bound reaches 0 but whose floor does not (sampled.hpp,
+// "Positive values"): each pass exactly, (a + t_a) / (b + t_b) - a / b = (t_a - q t_b) / (b + t_b);
+// the rests R (the sketch parts) to first order, (R_a - q R_b) / b, and what that leaves out as a
+// source: the rests' whole effect (R_a - q' R_b) / (b + e_b), q' = (a + T_a) / (b + T_b), is
+// within (R_a + |q'| R_b) / low, |q'| within (|a| + B_a) / low, and the first-order part within
+// (R_a + |q| R_b) / b.
+SampledScalar SampledDomain::positive_div(const Scalar& a, const Scalar& b) const {
+  const double q = a.value / b.value, low = b.low;
+  Scalar r;
+  r.value = q;
+  r.infinite = a.infinite || b.infinite;
+  for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k) {
+    const double divisor = b.value + b.tangent[k];
+    if (!(divisor > 0)) return unbounded(q);  // a sample at or below 0: no model of it here
+    r.tangent[k] = (a.tangent[k] - q * b.tangent[k]) / divisor;
+    r.sketch[k] = (a.sketch[k] - q * b.sketch[k]) / b.value;
+  }
+  const double rest_a = rest_.Q * sketch_rank(a), rest_b = rest_.Q * sketch_rank(b);
+  const double q_most = (std::fabs(a.value) + bound_of(a)) / low;
+  add_source(r, (rest_a + q_most * rest_b) / low + (rest_a + std::fabs(q) * rest_b) / b.value, key_of(kDiv, a, b) + 1);
+  r = rounded(r, key_of(kDiv, a, b), profile_.div);
+  // Its floor: a's over b's largest value (b + B_b), the bound's event.
+  if (a.low > 0) r.low = a.low / (b.value + bound_of(b)) * (1 - 2 * kUlp);
+  return r;
 }
 
 SampledScalar SampledDomain::neg(const Scalar& a_in) const {
   Scalar r = closed(a_in);
+  if (r.infinite) return unbounded(-r.value);
   r.value = -r.value;
+  r.low = 0;
   for (double& t : r.tangent) t = -t;
   for (double& t : r.sketch) t = -t;
   return r;
 }
 
 SampledScalar SampledDomain::abs(const Scalar& a_in) const {
+  if (a_in.may_nan) return with_nan(abs(without_nan(a_in)));
   // |x| = max(x, -x): the reference's sign picks the winner (so no coordinate depends on the
   // passes); near 0 the float's may differ, a kink at distance 2 |a|.
   const Scalar a = closed(a_in);
+  if (sure(a)) {
+    Scalar r = a;
+    r.value = std::fabs(a.value);
+    return r;
+  }
   const Scalar r = a.value < 0 ? neg(a) : a;
   if (std::fabs(a.value) > bound_of(a)) return r;
   Scalar d;  // the loser's error minus the winner's: -2 sign(a) e_a
@@ -425,7 +525,10 @@ SampledScalar SampledDomain::abs(const Scalar& a_in) const {
 }
 
 bool SampledDomain::decided(const Scalar& a, const Scalar& b) const {
-  if (a.infinite || b.infinite || std::isnan(a.value) || std::isnan(b.value) || a.value == b.value) return false;
+  if (a.infinite || b.infinite) return false;
+  // A sure NaN makes every float comparison false (NE true); two sure values compare as they are.
+  if (sure_nan(a) || sure_nan(b) || (sure(a) && sure(b))) return true;
+  if (a.value == b.value) return false;
   if (std::isinf(a.value) || std::isinf(b.value)) return bound_of(a) == 0 || bound_of(b) == 0;
   Scalar d;
   combine(d, a, 1, b, -1);  // the difference's own coordinates: errors that cancel in it do not count
@@ -433,7 +536,9 @@ bool SampledDomain::decided(const Scalar& a, const Scalar& b) const {
 }
 
 SampledScalar SampledDomain::pick(const Scalar& a_in, const Scalar& b_in, bool larger) const {
+  if (a_in.may_nan || b_in.may_nan) return with_nan(pick(without_nan(a_in), without_nan(b_in), larger));
   const Scalar a = closed(a_in), b = closed(b_in);
+  if (sure_nan(a) || sure_nan(b)) return exact_value(kNaN);  // IEEE maximum and minimum propagate NaN
   const bool a_wins = larger ? a.value >= b.value : a.value <= b.value;
   if (decided(a, b)) return a_wins ? a : b;
   if (a.infinite || b.infinite) return unbounded(a_wins ? a.value : b.value);
@@ -441,7 +546,9 @@ SampledScalar SampledDomain::pick(const Scalar& a_in, const Scalar& b_in, bool l
   const Scalar& loser = a_wins ? b : a;
   Scalar d;  // the loser's error minus the winner's, as coordinates
   combine(d, loser, 1, winner, -1);
-  return near_kink(winner, d, std::fabs(a.value - b.value), larger ? 1 : -1);
+  Scalar r = near_kink(winner, d, std::fabs(a.value - b.value), larger ? 1 : -1);
+  if (!larger) r.low = 0;  // a max is at least its winner's float, a min may be the loser's
+  return r;
 }
 
 // The float result of a max (s = 1) or min (s = -1) near its kink, g its operands' distance:
@@ -493,22 +600,48 @@ double logistic_change(double v, double t) { return tanh_change(v / 2, t / 2) / 
 }  // namespace
 
 SampledScalar SampledDomain::exp(const Scalar& a_in) const {
+  if (a_in.may_nan) return with_nan(exp(without_nan(a_in)));
   const Scalar a = closed(a_in);
+  if (sure(a)) {
+    if (std::isnan(a.value)) return a;
+    if (a.value > 0) return sure_inf(1, std::exp(a.floor));
+    return finite_of_sure(a, 0, std::exp(-a.floor));  // exp(-inf) = 0, the exact value within e^-floor of it
+  }
   const double ba = bound_of(a), e = std::exp(a.value);
-  if (a.value + ba > 88.72) return unbounded(e);
-  return smooth(a, e, e, std::exp(a.value + ba), exp_change, profile_.exp, kExp);
+  // Beyond ln(FLT_MAX) = 88.72283905... by more than its bound and the allowance (k ulps of e^x,
+  // about k 2^-23 in x): +inf in every evaluation but for an improbable event.
+  if (a.value - ba > 88.72284 + (profile_.exp + 1) * 0x1p-22) return sure_inf(1, std::exp(a.value - ba));
+  if (a.value + ba > 88.72) {  // may overflow: at least 0 or +inf (a bounded operand is never NaN)
+    Scalar r = unbounded(e);
+    r.at_least_zero = std::isfinite(ba);
+    return r;
+  }
+  Scalar r = smooth(a, e, e, std::exp(a.value + ba), exp_change, profile_.exp, kExp);
+  // The float and exact values are at least e^(x - B) (less the allowance and a margin).
+  if (!r.infinite) r.low = std::exp(a.value - ba) * (1 - (profile_.exp + 2) * kUlp);
+  return r;
 }
 
 SampledScalar SampledDomain::log(const Scalar& a_in) const {
+  if (a_in.may_nan) return with_nan(log(without_nan(a_in)));
   const Scalar a = closed(a_in);
+  if (sure(a)) return a.value > 0 ? sure_inf(1, a.floor > 1 ? std::log(a.floor) : 0) : exact_value(kNaN);
   const double ba = bound_of(a);
-  if (!(a.value > ba)) return unbounded(std::log(a.value));
-  const double low = a.value - ba;
+  // A positive operand whose bound reaches 0 but whose floor does not: each pass exactly (a
+  // sample at or below 0 has no model here).
+  const bool by_floor = !(a.value > ba) && a.low > 0 && a.value > 0;
+  if (by_floor)
+    for (double t : a.tangent)
+      if (!(a.value + t > 0)) return unbounded(std::log(a.value));
+  if (!(a.value > ba) && !by_floor) return unbounded(std::log(a.value));
+  const double low = by_floor ? a.low : a.value - ba;
   return smooth(a, std::log(a.value), 1 / a.value, 1 / (low * low), log_change, profile_.log, kLog);
 }
 
 SampledScalar SampledDomain::sqrt(const Scalar& a_in) const {
+  if (a_in.may_nan) return with_nan(sqrt(without_nan(a_in)));
   const Scalar a = closed(a_in);
+  if (sure(a)) return a.value > 0 ? sure_inf(1, std::sqrt(a.floor)) : exact_value(kNaN);
   const double ba = bound_of(a);
   if (ba == 0 && a.value == 0) return exact_value(0);
   if (!(a.value > ba)) return unbounded(std::sqrt(a.value));
@@ -517,7 +650,9 @@ SampledScalar SampledDomain::sqrt(const Scalar& a_in) const {
 }
 
 SampledScalar SampledDomain::rsqrt(const Scalar& a_in) const {
+  if (a_in.may_nan) return with_nan(rsqrt(without_nan(a_in)));
   const Scalar a = closed(a_in);
+  if (sure(a)) return a.value > 0 ? finite_of_sure(a, 0, 1 / std::sqrt(a.floor)) : exact_value(kNaN);  // rsqrt(inf) = 0
   const double ba = bound_of(a);
   if (!(a.value > ba)) return unbounded(1 / std::sqrt(a.value));
   const double low = a.value - ba, r = 1 / std::sqrt(a.value);
@@ -525,13 +660,17 @@ SampledScalar SampledDomain::rsqrt(const Scalar& a_in) const {
 }
 
 SampledScalar SampledDomain::tanh(const Scalar& a_in) const {
+  if (a_in.may_nan) return with_nan(tanh(without_nan(a_in)));
   const Scalar a = closed(a_in);
+  if (sure(a)) return std::isnan(a.value) ? a : finite_of_sure(a, a.value > 0 ? 1 : -1, 2 * std::exp(-2 * a.floor));
   const double t = std::tanh(a.value);
   return smooth(a, t, 1 - t * t, 0.7699, tanh_change, profile_.tanh, kTanh);  // |tanh''| <= 4 / (3 sqrt 3)
 }
 
 SampledScalar SampledDomain::logistic(const Scalar& a_in) const {
+  if (a_in.may_nan) return with_nan(logistic(without_nan(a_in)));
   const Scalar a = closed(a_in);
+  if (sure(a)) return std::isnan(a.value) ? a : finite_of_sure(a, a.value > 0 ? 1 : 0, std::exp(-a.floor));
   const double s = 1 / (1 + std::exp(-a.value));
   return smooth(a, s, s * (1 - s), 0.0963, logistic_change, profile_.logistic, kLogistic);  // |s''| <= 1 / (6 sqrt 3)
 }
@@ -550,23 +689,30 @@ SampledScalar SampledDomain::map_monotone(const Scalar&, const RationalMap&) con
 
 Tri SampledDomain::compare(CompareDirection d, const Scalar& a_in, const Scalar& b_in) const {
   const Scalar a = closed(a_in), b = closed(b_in);
-  if (!decided(a, b)) return Tri::Undecided;
+  if (!decided(a, b) || a.may_nan || b.may_nan) return Tri::Undecided;
   return holds(d, a.value, b.value) ? Tri::True : Tri::False;
 }
 
 std::uint8_t SampledDomain::compare_bits(CompareDirection d, const Scalar& a_in, const Scalar& b_in) const {
   const Scalar a = closed(a_in), b = closed(b_in);
   const std::uint8_t value = holds(d, a.value, b.value) ? kPredValue : 0;
-  return decided(a, b) ? value : static_cast<std::uint8_t>(value | kPredFloatMayFlip);
+  // An operand that may be NaN may make the float comparison false (NE true) either way.
+  return decided(a, b) && !a.may_nan && !b.may_nan ? value : static_cast<std::uint8_t>(value | kPredFloatMayFlip);
 }
 
 SampledScalar SampledDomain::select_widened(std::uint8_t pred, const Scalar& on_true, const Scalar& on_false) const {
   const Scalar& chosen_in = pred & kPredValue ? on_true : on_false;
   if (!(pred & (kPredFloatMayFlip | kPredExactUndecided))) return chosen_in;
   const Scalar chosen = closed(chosen_in), other = closed(pred & kPredValue ? on_false : on_true);
+  // A branch that is NaN in every evaluation (a relu's gradient after an overflow): the float
+  // value is NaN or the other branch's.
+  if (sure_nan(other) && !sure(chosen)) return with_nan(chosen);
+  if (sure_nan(chosen) && !sure(other)) return with_nan(other);
   // The float run may take the other branch: its error is then other~ - chosen, within
   // |other - chosen| + B_other of 0, so within that plus B_chosen of the chosen one's own.
   Scalar r = chosen;
+  r.may_nan = chosen.may_nan || other.may_nan;
+  r.low = std::min(chosen.low, other.low);  // either branch's float
   add_source(r, std::fabs(other.value - chosen.value) + bound_of(other) + bound_of(chosen), key_of(kSelect, chosen, other));
   return r;
 }
@@ -584,9 +730,11 @@ std::vector<SampledDomain::Membership> SampledDomain::window_selection(CompareDi
   std::size_t chosen = 0;
   for (std::size_t k = 1; k < c.size(); ++k)
     if (!holds(select, c[chosen].value, c[k].value)) chosen = k;
+  // A candidate that may be NaN makes the float comparisons with it false: any may be chosen.
+  const bool nan = std::any_of(c.begin(), c.end(), [](const Scalar& x) { return x.may_nan; });
   bool alone = true;
   for (std::size_t k = 0; k < c.size(); ++k)
-    if (k != chosen && !decided(c[chosen], c[k])) {
+    if (k != chosen && (nan || !decided(c[chosen], c[k]))) {
       out[k].floating = 1;
       alone = false;
     }
@@ -601,6 +749,8 @@ SampledScalar SampledDomain::scatter_term(const Scalar& source_in, Membership m)
   if (!std::isfinite(bs)) return unbounded(m.exact ? s.value : 0);
   // Chosen in one run and maybe not in the other: the float term is the source or nothing.
   Scalar r = m.exact ? s : exact_value(0);
+  r.may_nan = s.may_nan;
+  r.low = 0;
   add_source(r, std::fabs(s.value) + (m.exact ? 2 : 1) * bs, key_of(kScatter, s) + m.exact);
   return r;
 }

@@ -55,6 +55,28 @@
 // the pass: two roundings of the same operands share their draw, as two float evaluations of
 // them share their error; anything else draws independently. A value whose bound is infinite
 // (overflow, a divisor or a log's operand within its bound of 0) stays so.
+//
+// Sure infinities and NaN: where every float evaluation gives +inf, -inf or NaN but for an
+// improbable event (an exp whose operand exceeds ln(FLT_MAX) by more than its bound, a result
+// beyond the float range by more than its bound), the value is that infinity or NaN, with no
+// coordinates and bound 0 (a literal infinity is one too, exactly); later ops follow IEEE 754
+// on it as the bound analysis' certain non-finite values do (interp/bound/nonfinite.cpp): inf +
+// finite = inf, inf - inf = NaN, inf times a value of sure sign, NaN in every sum and comparison
+// it enters. A sure infinity also carries a floor under its exact value's magnitude (an exp's
+// operand beyond the threshold by its bound: e to the operand's low end), so that where IEEE gives
+// a finite number (finite / inf = 0, exp(-inf) = 0, tanh(inf) = 1) the exact counterpart is within
+// a bound of it (a source: |a| / floor, e^-floor, ...); with no floor, or where a rule needs a sign
+// that may flip, the value is unbounded. The check holds an output element that is a sure
+// infinity or NaN to that value (docs/sampled_tier.md, "Sure overflows"). Where a comparison may
+// flip to a branch that is surely NaN, the value may be NaN besides its numbers (may_nan): every
+// op on it may be NaN too, a comparison with it may go either way, and the check lets a NaN pass
+// there (the bound analysis' "values that may be NaN").
+//
+// Positive values: an exp, a sum of exps and their quotient carry a floor `low` > 0 under their
+// float and exact values. A divisor or a log's operand whose bound reaches 0 but whose floor does
+// not (a softmax's sum under bf16, whose exps' errors are tens of percent) is taken per pass
+// exactly, (a + t_a) / (b + t_b) - a / b and log(v + t) - log(v), as smooth functions are, with
+// the floor in place of value - bound where the second-order rest needs one.
 #pragma once
 
 #include <array>
@@ -82,10 +104,23 @@ struct SampledFactors {
 struct SampledScalar {
   double value = 0;       // the reference: a double run of the program
   bool infinite = false;  // no finite bound (overflow, a divisor near 0, ...)
+  bool may_nan = false;   // the float value may also be NaN (a branch that is NaN in every evaluation)
+  // Of an unbounded value: its float is at least 0 or +inf (an exp that may overflow). Of an open
+  // sum: it has such terms (with a sure +inf term, the sum is +inf whatever they are).
+  bool at_least_zero = false;
   std::array<double, kSampledPasses> tangent{}, sketch{};
   // An open sum (see above): its terms and their bounds, for the roundings it adds when closed.
   bool open = false;
+  std::uint8_t nonfinite_terms = 0;  // of an open sum: 1 a sure +inf term, 2 a sure -inf term (3: NaN)
   std::uint32_t terms = 0;  // nonzero terms
+  // A sure infinity's (see below): its exact value is at least this in magnitude (infinite for a
+  // literal infinity, 0 where nothing is known); of an open sum, its sure infinities' floors summed.
+  double floor = 0;
+  // A positive value's floor: its float and exact values are at least `low` > 0 but for the
+  // bounds' events (an exp: e^(x - B_x); a sum of such terms; their quotient), 0 where none is
+  // known. Of an open sum: its terms' lows summed, over `low_terms` of its terms.
+  double low = 0;
+  std::uint32_t low_terms = 0;
   double magnitude = 0;     // sum of |t_i| + B_i: bounds every computed partial sum, in any order
   double squares = 0;       // sum of (|p_i| + B_i)^2 over the products: their own roundings' ranges
   double sources = 0;       // sum of the products' second-order bounds (sources with the sum's G)
@@ -169,6 +204,13 @@ class SampledDomain {
   static double second_order_rest(const Operand& a, const Operand& b);
   void add_product(Scalar& acc, const Operand& a, const Operand& b) const;
   Scalar pick(const Scalar& a, const Scalar& b, bool larger) const;
+  /// a op b where a or b is a sure infinity or NaN (op: '+', '-', '*', '/'), a and b closed.
+  Scalar nonfinite_binary(char op, const Scalar& a, const Scalar& b) const;
+  /// The sign of a closed value's every float evaluation: 0 for an exact zero, +-1 where it is
+  /// beyond its bound of 0 (by a normal float at least), 2 where it may be 0 or flip.
+  int sure_sign(const Scalar& a) const;
+  Scalar finite_of_sure(const Scalar& from, double value, double distance) const;
+  Scalar positive_div(const Scalar& a, const Scalar& b) const;  // a / b by a positive divisor's floor
   Scalar near_kink(const Scalar& winner, const Scalar& difference, double g, double s) const;
   using Change = double (*)(double v, double t);  // f(v + t) - f(v)
   Scalar smooth(const Scalar& a, double value, double slope, double curvature, Change change, double ulps, std::uint64_t op) const;
