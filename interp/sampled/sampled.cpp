@@ -444,8 +444,9 @@ SampledScalar SampledDomain::sub(const Scalar& a_in, const Scalar& b_in) const {
 
 SampledScalar SampledDomain::mul(const Scalar& a_in, const Scalar& b_in) const {
   if (a_in.may_nan || b_in.may_nan) return with_nan(mul(without_nan(a_in), without_nan(b_in)));
-  if (sure(closed(a_in)) || sure(closed(b_in))) return nonfinite_binary('*', closed(a_in), closed(b_in));
-  const Operand a = operand(closed(a_in)), b = operand(closed(b_in));
+  const Scalar ca = closed(a_in), cb = closed(b_in);  // an open sum's closing draws its noise: once
+  if (sure(ca) || sure(cb)) return nonfinite_binary('*', ca, cb);
+  const Operand a = operand(ca), b = operand(cb);
   Scalar r;
   r.value = a.s.value * b.s.value;
   combine(r, b.s, a.s.value, a.s, b.s.value);
@@ -481,7 +482,6 @@ SampledScalar SampledDomain::positive_div(const Scalar& a, const Scalar& b) cons
   const double q = a.value / b.value, low = b.low;
   Scalar r;
   r.value = q;
-  r.infinite = a.infinite || b.infinite;
   for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k) {
     const double divisor = b.value + b.tangent[k];
     if (!(divisor > 0)) return unbounded(q);  // a sample at or below 0: no model of it here
