@@ -230,6 +230,35 @@ TEST_CASE("sampled tier: a product of two errors is taken per pass, with its mea
   CHECK(mean > 0);
 }
 
+TEST_CASE("sampled tier: a product in tiles of operands gives what one tile gives, element by element", "[sampled]") {
+  // 5 x 7 times 7 x 6 with errors on both sides, under tf32 (each operand converted once per
+  // tile): a budget of 7 operands takes one row of A and no more than one column of B at a time.
+  const SampledDomain d(float_profile("tf32"), sampled_factors(1e-9, 10));
+  const std::int64_t M = 5, K = 7, N = 6;
+  auto erred = [&](double x) { return d.mul(d.from_double(x), d.from_double(1.0 / 3)); };  // a rounding
+  std::vector<SampledScalar> A, B;
+  for (std::int64_t i = 0; i < M * K; ++i) A.push_back(erred(0.1 * static_cast<double>(i % 11) - 0.5));
+  for (std::int64_t i = 0; i < K * N; ++i) B.push_back(erred(0.25 * static_cast<double>(i % 5) + 0.125));
+  std::vector<SampledScalar> whole(static_cast<std::size_t>(M * N)), tiled = whole, each = whole;
+  d.matmul_tiled(A.data(), B.data(), whole.data(), M, K, N, 1 << 20);
+  d.matmul_tiled(A.data(), B.data(), tiled.data(), M, K, N, K);
+  for (std::int64_t m = 0; m < M; ++m)  // the control: every product by mac, in increasing k
+    for (std::int64_t n = 0; n < N; ++n)
+      for (std::int64_t k = 0; k < K; ++k) d.mac(each[static_cast<std::size_t>(m * N + n)], A[static_cast<std::size_t>(m * K + k)], B[static_cast<std::size_t>(k * N + n)]);
+  for (std::size_t i = 0; i < whole.size(); ++i) {
+    const SampledScalar a = d.closed(whole[i]), b = d.closed(tiled[i]), c = d.closed(each[i]);
+    REQUIRE(a.value != 0);
+    CHECK(b.value == a.value);
+    CHECK(c.value == a.value);
+    CHECK(SampledDomain::sigma_hat(a) > 0);
+    for (std::size_t k = 0; k < a.tangent.size(); ++k) {
+      CHECK(b.tangent[k] == a.tangent[k]);
+      CHECK(b.sketch[k] == a.sketch[k]);
+      CHECK(c.tangent[k] == a.tangent[k]);
+    }
+  }
+}
+
 namespace {
 
 // TF32 and bf16 outputs of cifar8_bn_fwd at a batch of 8, inputs in `range`: IMPROBABLE under

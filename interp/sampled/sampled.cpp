@@ -376,16 +376,41 @@ void SampledDomain::mac(Scalar& acc, const Scalar& a, const Scalar& b) const {
 
 void SampledDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C, std::int64_t M, std::int64_t K,
                                       std::int64_t N) const {
-  // Each operand element converted (tf32 / bf16) and bounded once, not once per product.
-  std::vector<Operand> a(static_cast<std::size_t>(M * K)), b(static_cast<std::size_t>(K * N));
-  for (std::size_t i = 0; i < a.size(); ++i) a[i] = converted(closed(A[i]));
-  for (std::size_t i = 0; i < b.size(); ++i) b[i] = converted(closed(B[i]));
-  for (std::int64_t m = 0; m < M; ++m)
-    for (std::int64_t n = 0; n < N; ++n) {
-      Scalar& c = C[m * N + n];
-      c = as_open(c, c.open ? 0 : bound_of(c));
-      for (std::int64_t k = 0; k < K; ++k) add_product(c, a[static_cast<std::size_t>(m * K + k)], b[static_cast<std::size_t>(k * N + n)]);
+  matmul_tiled(A, B, C, M, K, N, kMatmulOperandBudget);
+}
+
+// Each operand element converted (tf32 / bf16) and bounded once per tile, not once per product;
+// at most `budget` converted operands at a time (each is about 1.6 KB: a whole 6272 x 512
+// weight at once took 5 GB, once per thread). Every element of C still takes its products in
+// increasing k, and draws are keyed by values, not by order: the tiles change no result.
+void SampledDomain::matmul_tiled(const Scalar* A, const Scalar* B, Scalar* C, std::int64_t M, std::int64_t K,
+                                 std::int64_t N, std::int64_t budget) const {
+  if (M <= 0 || N <= 0) return;
+  const std::int64_t k = std::max<std::int64_t>(K, 1), lines = std::max<std::int64_t>(budget / k, 2);
+  // All of A's rows with the rest for B's columns where they fit (then B is converted once),
+  // else the same with the sides swapped, else half the budget each (A's tile converted once, B's
+  // once per tile of rows).
+  std::int64_t rows = 0, columns = 0;
+  if (M < lines) rows = M, columns = std::min(N, lines - M);
+  else if (N < lines) columns = N, rows = std::min(M, lines - N);
+  else rows = columns = lines / 2;
+  const auto u = [](std::int64_t i) { return static_cast<std::size_t>(i); };
+  std::vector<Operand> a(u(rows * K)), b(u(K * columns));
+  for (std::int64_t m0 = 0; m0 < M; m0 += rows) {
+    const std::int64_t m1 = std::min(M, m0 + rows);
+    for (std::int64_t i = m0 * K; i < m1 * K; ++i) a[u(i - m0 * K)] = converted(closed(A[i]));
+    for (std::int64_t n0 = 0; n0 < N; n0 += columns) {
+      const std::int64_t n1 = std::min(N, n0 + columns), width = n1 - n0;
+      for (std::int64_t kk = 0; kk < K; ++kk)
+        for (std::int64_t n = n0; n < n1; ++n) b[u(kk * width + n - n0)] = converted(closed(B[kk * N + n]));
+      for (std::int64_t m = m0; m < m1; ++m)
+        for (std::int64_t n = n0; n < n1; ++n) {
+          Scalar& c = C[m * N + n];
+          c = as_open(c, c.open ? 0 : bound_of(c));
+          for (std::int64_t kk = 0; kk < K; ++kk) add_product(c, a[u((m - m0) * K + kk)], b[u(kk * width + n - n0)]);
+        }
     }
+  }
 }
 
 SampledScalar SampledDomain::accumulate(const Scalar& acc_in, const Scalar& x_in) const {

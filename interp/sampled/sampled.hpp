@@ -170,6 +170,11 @@ class SampledDomain {
   Scalar select_widened(std::uint8_t pred, const Scalar& on_true, const Scalar& on_false) const;
   Scalar accumulate(const Scalar& acc, const Scalar& x) const;
   void matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C, std::int64_t M, std::int64_t K, std::int64_t N) const;
+  /// The same with at most `budget` operands converted at a time (matmul_accumulate's is
+  /// kMatmulOperandBudget, about 850 MB); public so that a test can take small tiles.
+  void matmul_tiled(const Scalar* A, const Scalar* B, Scalar* C, std::int64_t M, std::int64_t K, std::int64_t N,
+                    std::int64_t budget) const;
+  static constexpr std::int64_t kMatmulOperandBudget = std::int64_t{1} << 19;
   std::vector<Membership> window_selection(CompareDirection select, const std::vector<const Scalar*>& candidates) const;
   Scalar scatter_term(const Scalar& source, Membership m) const;
 
