@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "interp/domain/ieee.hpp"
+#include "interp/memory.hpp"
 #include "interp/program_inputs.hpp"
 #include "interp/ops/common.hpp"
 #include "interp/run.hpp"
@@ -124,12 +125,21 @@ struct Sampled {
 };
 
 Sampled sample(const Module& m, const FloatProfile& profile, const std::vector<std::vector<NpyArray>>& inputs, int replicas,
-               double risk, double values, const std::function<void(const std::string&)>& progress) {
+               double risk, double values, std::uint64_t memory, const std::function<void(const std::string&)>& progress) {
   const Function& f = m.function();
   double verdicts = 0;
   for (const auto& t : f.return_types) verdicts += static_cast<double>(num_elements(t.shape)) * replicas;
   Sampled out;
   out.factors = sampled_factors(risk / 2, verdicts);
+  // Said, not killed for it, where the tier's live values and a product's converted operands
+  // would not fit (about 600 bytes per live element; the analysis' run is over by now).
+  const std::uint64_t need = estimate_peak_memory(m, sizeof(SampledScalar), replicas).peak_bytes +
+                             static_cast<std::uint64_t>(thread_count()) * SampledRules::matmul_scratch_bytes();
+  if (const std::uint64_t have = memory != 0 ? memory : available_memory(); have != 0 && need > have) {
+    out.error = "its live values would take about " + format_bytes(need) + ", more than the " + format_bytes(have) +
+                " of memory available";
+    return out;
+  }
   const SampledDomain d(profile, sampled_factors(risk / 2, values));
   RunOptions options;
   options.replicas = replicas;
@@ -505,7 +515,7 @@ std::vector<CheckReport> check_float_output_sets(const Module& m, const FloatPro
   const BoundDomain d(profile, head.lambda);
   const Analysis analysis = analyse(m, d, inputs, replicas, {});
   std::optional<Sampled> sampled;
-  if (options.sampled) sampled = sample(m, profile, inputs, replicas, options.delta / 2, head.events, {});
+  if (options.sampled) sampled = sample(m, profile, inputs, replicas, options.delta / 2, head.events, options.sampled_memory, {});
   std::vector<CheckReport> reports;
   for (const auto& outputs : output_sets)
     reports.push_back(judged_report(head, m, d, analysis, sampled ? &*sampled : nullptr, outputs, replicas));
@@ -518,7 +528,7 @@ CheckReport check_float_outputs(const Module& m, const FloatProfile& profile, co
   CheckReport report = report_head(m, profile, replicas, options);
   const BoundDomain d(profile, report.lambda);
   auto sampled_for = [&](const FloatProfile& p) {
-    return options.sampled ? std::optional<Sampled>(sample(m, p, inputs, replicas, options.delta / 2, report.events, progress))
+    return options.sampled ? std::optional<Sampled>(sample(m, p, inputs, replicas, options.delta / 2, report.events, options.sampled_memory, progress))
                            : std::nullopt;
   };
   const auto analysis = analyse(m, d, inputs, replicas, progress);

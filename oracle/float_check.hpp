@@ -105,6 +105,9 @@ struct CheckOptions {
   /// kept): an element outside either statistical bound is then IMPROBABLE, the failure
   /// probability delta split evenly between the two.
   bool sampled = false;
+  /// The memory the sampled tier may take (0: the machine's available memory); where its live
+  /// values would take more, it does not run and says so (CheckReport::sampled_error).
+  std::uint64_t sampled_memory = 0;
 };
 
 struct CheckReport {

@@ -203,7 +203,7 @@ TEST_CASE("sampled tier: a kink takes the rest of its operand's error per pass, 
   // deviation its bound) through the kink, so some passes move by about the rest and others not.
   const SampledScalar relu = d.max(x, d.from_double(0));
   int moved = 0, still = 0;
-  for (double t : relu.tangent) (std::fabs(t) > 1e-12 ? moved : still) += 1;
+  for (double t : relu.tangent.unpacked()) (std::fabs(t) > 1e-12 ? moved : still) += 1;
   CHECK(moved > 5);
   CHECK(still > 5);
   CHECK(SampledDomain::sigma_hat(relu) > 0.1 * rest);
@@ -232,31 +232,71 @@ TEST_CASE("sampled tier: a product of two errors is taken per pass, with its mea
 
 TEST_CASE("sampled tier: a product in tiles of operands gives what one tile gives, element by element", "[sampled]") {
   // 5 x 7 times 7 x 6 with errors on both sides, under tf32 (each operand converted once per
-  // tile): a budget of 7 operands takes one row of A and no more than one column of B at a time.
+  // tile): a budget of 7 operands takes one row of A and one column of B at a time.
   const SampledDomain d(float_profile("tf32"), sampled_factors(1e-9, 10));
+  const SampledRules& rules = d.rules();
   const std::int64_t M = 5, K = 7, N = 6;
   auto erred = [&](double x) { return d.mul(d.from_double(x), d.from_double(1.0 / 3)); };  // a rounding
   std::vector<SampledScalar> A, B;
   for (std::int64_t i = 0; i < M * K; ++i) A.push_back(erred(0.1 * static_cast<double>(i % 11) - 0.5));
   for (std::int64_t i = 0; i < K * N; ++i) B.push_back(erred(0.25 * static_cast<double>(i % 5) + 0.125));
-  std::vector<SampledScalar> whole(static_cast<std::size_t>(M * N)), tiled = whole, each = whole;
-  d.matmul_tiled(A.data(), B.data(), whole.data(), M, K, N, 1 << 20);
-  d.matmul_tiled(A.data(), B.data(), tiled.data(), M, K, N, K);
-  for (std::int64_t m = 0; m < M; ++m)  // the control: every product by mac, in increasing k
+  std::vector<SampledScalar> whole(static_cast<std::size_t>(M * N)), tiled = whole;
+  rules.matmul_tiled(A.data(), B.data(), whole.data(), M, K, N, 1 << 20);
+  rules.matmul_tiled(A.data(), B.data(), tiled.data(), M, K, N, K);
+  // The control: the same on unpacked values, and every product by mac in increasing k. (Not
+  // against the packed run's coordinates: a draw's key holds a value's first coordinates, so the
+  // two draw apart.)
+  std::vector<SampledWide> wide_a, wide_b;
+  for (const auto& x : A) wide_a.push_back(unpack(x));
+  for (const auto& x : B) wide_b.push_back(unpack(x));
+  std::vector<SampledWide> wide(whole.size()), each(whole.size());
+  rules.matmul_tiled(wide_a.data(), wide_b.data(), wide.data(), M, K, N, K);
+  for (std::int64_t m = 0; m < M; ++m)
     for (std::int64_t n = 0; n < N; ++n)
-      for (std::int64_t k = 0; k < K; ++k) d.mac(each[static_cast<std::size_t>(m * N + n)], A[static_cast<std::size_t>(m * K + k)], B[static_cast<std::size_t>(k * N + n)]);
+      for (std::int64_t k = 0; k < K; ++k)
+        rules.mac(each[static_cast<std::size_t>(m * N + n)], wide_a[static_cast<std::size_t>(m * K + k)], wide_b[static_cast<std::size_t>(k * N + n)]);
   for (std::size_t i = 0; i < whole.size(); ++i) {
-    const SampledScalar a = d.closed(whole[i]), b = d.closed(tiled[i]), c = d.closed(each[i]);
+    const SampledScalar a = d.closed(whole[i]), b = d.closed(tiled[i]);
+    const SampledWide c = rules.closed(wide[i]), e = rules.closed(each[i]);
     REQUIRE(a.value != 0);
     CHECK(b.value == a.value);
     CHECK(c.value == a.value);
+    CHECK(e.value == a.value);
     CHECK(SampledDomain::sigma_hat(a) > 0);
     for (std::size_t k = 0; k < a.tangent.size(); ++k) {
       CHECK(b.tangent[k] == a.tangent[k]);
       CHECK(b.sketch[k] == a.sketch[k]);
-      CHECK(c.tangent[k] == a.tangent[k]);
+      CHECK(e.tangent[k] == c.tangent[k]);
+      CHECK(e.sketch[k] == c.sketch[k]);
     }
   }
+}
+
+TEST_CASE("sampled tier: packed coordinates keep each to 2^-24 of itself, at any scale", "[sampled]") {
+  for (const double scale : {1.0, 0x1p-140, 0x1p-1060, 0x1p+300, 1e308}) {
+    std::array<double, kSampledPasses> x{};
+    for (std::size_t k = 0; k < x.size(); ++k) x[k] = scale * std::sin(0.37 * static_cast<double>(k * k) + 1) * (k % 7 == 0 ? 1e-30 : 1);
+    x[5] = 0;
+    const auto y = PackedCoordinates(x).unpacked();
+    INFO("scale " << scale);
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      const double largest = scale;  // within (1/2, 1] of the largest |x|
+      // Each to 2^-24 of itself, or (far below the largest) to 2^-149 of the largest.
+      CHECK(std::fabs(y[k] - x[k]) <= std::max(0x1p-24 * std::fabs(x[k]), 0x1p-148 * largest));
+    }
+    CHECK(y[5] == 0);
+    CHECK(PackedCoordinates(y).unpacked() == y);  // packing what was packed changes nothing
+  }
+  // The control: a coordinate 2^-160 below the largest is lost (flushed to 0), as documented.
+  std::array<double, kSampledPasses> x{};
+  x[0] = 1;
+  x[1] = 0x1p-160;
+  CHECK(PackedCoordinates(x).unpacked()[1] == 0);
+  // Non-finite coordinates stay non-finite.
+  x[2] = std::numeric_limits<double>::infinity();
+  const auto y = PackedCoordinates(x).unpacked();
+  CHECK(std::isinf(y[2]));
+  CHECK(y[0] == 1);
 }
 
 namespace {

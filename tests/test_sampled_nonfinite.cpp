@@ -196,6 +196,25 @@ TEST_CASE("sampled nonfinite: shlo check judges an overflow only the sampled tie
   }
 }
 
+TEST_CASE("sampled nonfinite: where the tier's live values would not fit it does not run, and says so", "[sampled][stat]") {
+  const Module m = parse_module(kCancelledOverflow, "cancelled.mlir");
+  const Arrays in = {f32_array({2}, {0.3f, 0.7f}), f32_array({2}, {1e9f, 1e9f}), f32_array({2}, {100, 1})};
+  const std::vector<std::vector<Arrays>> sets = {{f32_outputs(kCancelledOverflow, in)}};
+  CheckOptions small;
+  small.sampled = true;
+  small.sampled_memory = 4096;  // below the 2 x 64 coordinates of even one product's scratch
+  const auto refused = check_float_output_sets(m, float_profile("ieee"), {in}, sets, 1, small);
+  CHECK(refused[0].sampled_error.find("would take about") != std::string::npos);
+  CHECK(refused[0].sampled_error.find("4.0 KiB") != std::string::npos);
+  CHECK(refused[0].verdict() == Verdict::NoVerdict);  // the analysis alone, as without the tier
+  // The control: with the machine's memory it runs and judges.
+  CheckOptions enough = small;
+  enough.sampled_memory = 0;
+  const auto judged = check_float_output_sets(m, float_profile("ieee"), {in}, sets, 1, enough);
+  CHECK(judged[0].sampled_error.empty());
+  CHECK(judged[0].verdict() == Verdict::Pass);
+}
+
 TEST_CASE("sampled nonfinite: a select that may take a surely NaN branch may be NaN, and the check passes that NaN", "[sampled][stat]") {
   // kReluBackward (stat_support.hpp): a relu's backward select whose comparison may flip, element
   // 0's other branch NaN in every evaluation (exp(100): inf - inf).

@@ -22,12 +22,13 @@ TEST_CASE("sampled positive: a softmax whose sum's bound reaches 0 is divided pe
   const SampledDomain d(float_profile("ieee"), sampled_factors(1e-9, 10));
   // Two logits of 30 and 29 whose errors are 0.3 times a pass's own draw (as bf16 logits have):
   // their exps' errors are tens of percent, and K sigma_hat of the sum exceeds the sum.
-  SampledScalar x = d.from_double(30), y = d.from_double(29);
-  for (std::size_t k = 0; k < x.tangent.size(); ++k) {
+  SampledWide wx = unpack(d.from_double(30)), wy = unpack(d.from_double(29));
+  for (std::size_t k = 0; k < wx.tangent.size(); ++k) {
     const double z = std::sin(1.7 * static_cast<double>(k) + 0.3);  // a spread of both signs, |z| < 1
-    x.tangent[k] = 0.3 * z;
-    y.tangent[k] = -0.2 * z;
+    wx.tangent[k] = 0.3 * z;
+    wy.tangent[k] = -0.2 * z;
   }
+  const SampledScalar x = pack(wx), y = pack(wy);
   const SampledScalar ex = d.exp(x), ey = d.exp(y);
   REQUIRE(ex.low > 0);
   CHECK(ex.low < ex.value);

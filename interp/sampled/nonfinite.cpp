@@ -11,7 +11,7 @@ namespace shlo {
 
 using namespace sampled_detail;
 
-int SampledDomain::sure_sign(const Scalar& a) const {
+int SampledRules::sure_sign(const Scalar& a) const {
   if (sure(a)) return std::isnan(a.value) ? 2 : a.value > 0 ? 1 : -1;
   if (a.infinite) return 2;
   const double b = bound_of(a);
@@ -22,7 +22,7 @@ int SampledDomain::sure_sign(const Scalar& a) const {
 
 // IEEE 754 (section 7.2: invalid operations give NaN) on a sure infinity or NaN and a closed
 // value, as the bound analysis' certain values (interp/bound/nonfinite.cpp).
-SampledScalar SampledDomain::nonfinite_binary(char op, const Scalar& a, const Scalar& b) const {
+SampledWide SampledRules::nonfinite_binary(char op, const Scalar& a, const Scalar& b) const {
   if (sure_nan(a) || sure_nan(b)) return exact_value(kNaN);  // NaN in, NaN out
   if (a.infinite || b.infinite) return unbounded(kNaN);
   // |a finite operand's exact value| at most, and at least (its float is finite: bound finite).
@@ -55,7 +55,7 @@ SampledScalar SampledDomain::nonfinite_binary(char op, const Scalar& a, const Sc
 // A finite float result `value` of an op on a sure infinity (IEEE: finite / inf, exp(-inf),
 // tanh(inf)), whose exact counterpart lies within `distance` of it: a source. Unbounded where the
 // infinity has no floor (distance not finite).
-SampledScalar SampledDomain::finite_of_sure(const Scalar& from, double value, double distance) const {
+SampledWide SampledRules::finite_of_sure(const Scalar& from, double value, double distance) const {
   if (!(distance < kInf)) return unbounded(value);
   Scalar r = exact_value(value);
   add_source(r, distance, mix(identity(from) ^ bits_of(value)));

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "interp/domain/ieee.hpp"
 #include "interp/sampled/detail.hpp"
@@ -23,8 +24,8 @@ constexpr double kDouble = 0x1p-52;         // the double run's own error, relat
 constexpr double kFloatMax = 3.4028234663852886e38;
 
 constexpr std::uint64_t kRestKey = 0x7c1f3a9e52d4b681ull;
-std::uint64_t key_of(std::uint64_t op, const SampledScalar& a) { return mix(op ^ mix(identity(a))); }
-std::uint64_t key_of(std::uint64_t op, const SampledScalar& a, const SampledScalar& b) {
+std::uint64_t key_of(std::uint64_t op, const SampledWide& a) { return mix(op ^ mix(identity(a))); }
+std::uint64_t key_of(std::uint64_t op, const SampledWide& a, const SampledWide& b) {
   return mix(op ^ mix(identity(a) ^ mix(identity(b) + 0x632be59bd9b4e019ull)));
 }
 
@@ -61,14 +62,14 @@ double cauchy(std::uint64_t key, int p) {
   return std::tan(M_PI * ((static_cast<double>(h >> 11) + 0.5) * 0x1p-53 - 0.5));
 }
 /// Adds sd * z_p to every tangent.
-void add_noise(SampledScalar& s, double sd, std::uint64_t key) {
+void add_noise(SampledWide& s, double sd, std::uint64_t key) {
   if (sd == 0) return;
   for (int p = 0; p < P; ++p) s.tangent[static_cast<std::size_t>(p)] += sd * draw(key, p);
 }
 /// The stand-in, per pass, for the rest R of a value's error (what its tangents do not sample)
 /// where a product or a kink takes it per pass: R's bound times a normal draw keyed by the
 /// value, the same at every use of it (docs/sampled_tier.md, "The rest per pass").
-std::array<double, kSampledPasses> rest_stand_in(const SampledScalar& s, double rest_bound) {
+std::array<double, kSampledPasses> rest_stand_in(const SampledWide& s, double rest_bound) {
   std::array<double, kSampledPasses> out{};
   if (rest_bound == 0) return out;
   const std::uint64_t key = mix(identity(s) ^ kRestKey);
@@ -76,7 +77,7 @@ std::array<double, kSampledPasses> rest_stand_in(const SampledScalar& s, double 
   return out;
 }
 /// r's coordinates = ca a's + cb b's.
-void combine(SampledScalar& r, const SampledScalar& a, double ca, const SampledScalar& b, double cb) {
+void combine(SampledWide& r, const SampledWide& a, double ca, const SampledWide& b, double cb) {
   for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k) {
     r.tangent[k] = ca * a.tangent[k] + cb * b.tangent[k];
     r.sketch[k] = ca * a.sketch[k] + cb * b.sketch[k];
@@ -85,16 +86,16 @@ void combine(SampledScalar& r, const SampledScalar& a, double ca, const SampledS
 }
 /// A value whose float evaluation may be NaN besides its numbers (sampled.hpp): the flag off, for
 /// the op's own rule, and back on its result.
-SampledScalar without_nan(SampledScalar s) {
+SampledWide without_nan(SampledWide s) {
   s.may_nan = false;
   return s;
 }
-SampledScalar with_nan(SampledScalar s) {
+SampledWide with_nan(SampledWide s) {
   if (!sure_nan(s)) s.may_nan = true;
   return s;
 }
 /// An open sum's sure infinite or NaN term.
-void add_nonfinite_term(SampledScalar& acc, const SampledScalar& t) {
+void add_nonfinite_term(SampledWide& acc, const SampledWide& t) {
   acc.nonfinite_terms |= std::isnan(t.value) ? 3 : t.value > 0 ? 1 : 2;
   acc.floor += t.floor;  // used only where every such term has one sign
 }
@@ -105,31 +106,12 @@ enum OpKey : std::uint64_t {
 
 }  // namespace
 
-double SampledDomain::sigma_hat(const Scalar& s) {
-  double q = 0;
-  for (double t : s.tangent) q += t * t;
-  return std::sqrt(q / P);
-}
-
-double SampledDomain::sketch_rank(const Scalar& s) {
-  std::array<double, kSampledPasses> a;
-  for (std::size_t k = 0; k < a.size(); ++k) a[k] = std::fabs(s.sketch[k]);
-  std::nth_element(a.begin(), a.begin() + (kSketchRank - 1), a.end());
-  return a[kSketchRank - 1];
-}
-
-double SampledDomain::bound(const Scalar& s, const SampledFactors& f) {
-  if (s.infinite) return kInf;
-  if (!std::isfinite(s.value)) return 0;  // a sure infinity or NaN (a literal infinity: max pool's padding)
-  return f.K * sigma_hat(s) + f.Q * sketch_rank(s);
-}
-
-SampledDomain::SampledDomain(FloatProfile profile, SampledFactors rest)
+SampledRules::SampledRules(FloatProfile profile, SampledFactors rest)
     : profile_(std::move(profile)),
       rest_(rest),
       operand_unit_(profile_.reduced_operands() ? std::ldexp(1.0, -(profile_.operand_bits + 1)) : 0) {}
 
-void SampledDomain::add_source(Scalar& s, double bound, std::uint64_t key) const {
+void SampledRules::add_source(Scalar& s, double bound, std::uint64_t key) const {
   if (bound == 0) return;
   if (!std::isfinite(bound)) {
     s.infinite = true;
@@ -141,7 +123,7 @@ void SampledDomain::add_source(Scalar& s, double bound, std::uint64_t key) const
 
 // ---- Values in ----------------------------------------------------------------------------
 
-SampledScalar SampledDomain::from_rational(const Rational& q) const {
+SampledWide SampledRules::from_rational(const Rational& q) const {
   // The float program holds the nearest float32: its distance is a source (not random).
   const double v = round_rational<double>(q);
   const double f = static_cast<double>(round_rational<float>(q));
@@ -151,7 +133,7 @@ SampledScalar SampledDomain::from_rational(const Rational& q) const {
   return s;
 }
 
-SampledScalar SampledDomain::from_literal(std::string_view text) const {
+SampledWide SampledRules::from_literal(std::string_view text) const {
   const Literal lit = parse_literal(text);
   switch (lit.kind) {
     case Literal::Kind::Finite: return from_rational(lit.value);
@@ -162,20 +144,20 @@ SampledScalar SampledDomain::from_literal(std::string_view text) const {
   return exact_value(0);
 }
 
-SampledScalar SampledDomain::from_bits(std::uint64_t bits, FloatFormat f) const {
+SampledWide SampledRules::from_bits(std::uint64_t bits, FloatFormat f) const {
   const double v = F64Domain{}.from_bits(bits, f);
   if (std::isnan(v)) return unbounded(v);
   if (std::isinf(v) || f == FloatFormat::Binary32) return exact_value(v);
   return from_rational(rational_from_double(v));
 }
 
-SampledScalar SampledDomain::from_double(double x) const {
+SampledWide SampledRules::from_double(double x) const {
   if (std::isnan(x)) return unbounded(x);
   if (std::isinf(x)) return exact_value(x);
   return from_rational(rational_from_double(x));  // exact when x is a float32 (an f32 input)
 }
 
-std::string SampledDomain::to_string(const Scalar& a) const {
+std::string SampledRules::to_string(const Scalar& a) const {
   char buf[96];
   std::snprintf(buf, sizeof buf, "%.17g", a.value);
   return buf;
@@ -185,7 +167,7 @@ std::string SampledDomain::to_string(const Scalar& a) const {
 
 // r holds the op's exact result as a function of its perturbed operands, to first order in its
 // coordinates, the rest already a source; the op's own rounding is added here.
-SampledScalar SampledDomain::rounded(Scalar r, std::uint64_t key, double ulps) const {
+SampledWide SampledRules::rounded(Scalar r, std::uint64_t key, double ulps) const {
   if (r.infinite || !std::isfinite(r.value)) return unbounded(r.value);
   const double inherited = bound_of(r), magnitude = std::fabs(r.value) + inherited;
   // Beyond 2^128 (where round-to-nearest gives inf) by more than the bound and the allowance:
@@ -208,7 +190,7 @@ SampledScalar SampledDomain::rounded(Scalar r, std::uint64_t key, double ulps) c
 // and d R in the same draw, R taken at its bound with the sign that widens the increment. (As a
 // source instead, d R added linearly over every rounding downstream where it is independent:
 // the sketch's scale is the worst case over the sources' signs.)
-void SampledDomain::add_relative_rounding(Scalar& r, double unit, double rest, std::uint64_t key) {
+void SampledRules::add_relative_rounding(Scalar& r, double unit, double rest, std::uint64_t key) {
   const double sign = r.value < 0 ? -1 : 1;
   for (int p = 0; p < P; ++p) {
     const std::size_t k = static_cast<std::size_t>(p);
@@ -217,7 +199,7 @@ void SampledDomain::add_relative_rounding(Scalar& r, double unit, double rest, s
   }
 }
 
-SampledScalar SampledDomain::operand_rounded(const Scalar& a) const {
+SampledWide SampledRules::operand_rounded(const Scalar& a) const {
   // The converted operand is a~ (1 + d) = a + e + d (a + e), d one draw per operand value (a
   // value is converted the same way at every use): a rounding as rounded() takes it.
   if (operand_unit_ == 0 || a.infinite || sure(a)) return a;  // an infinity or NaN converts to itself
@@ -229,7 +211,7 @@ SampledScalar SampledDomain::operand_rounded(const Scalar& a) const {
   return r;
 }
 
-SampledScalar SampledDomain::closed(const Scalar& s) const {
+SampledWide SampledRules::closed(const Scalar& s) const {
   if (!s.open) return s;
   Scalar result = s;
   result.open = false;
@@ -281,7 +263,7 @@ SampledScalar SampledDomain::closed(const Scalar& s) const {
 // acc + a * b as an open sum's term: a and b closed (and converted, under tf32 / bf16).
 // a~ b~ - a b = a e_b + b e_a + e_a e_b: the first two in the coordinates, the product of errors
 // split as mul's (second_order).
-void SampledDomain::add_product(Scalar& acc, const Operand& a, const Operand& b) const {
+void SampledRules::add_product(Scalar& acc, const Operand& a, const Operand& b) const {
   acc.may_nan = acc.may_nan || a.s.may_nan || b.s.may_nan;
   if (sure(a.s) || sure(b.s)) {  // an infinity or NaN term (mul's rule), or unbounded
     const Scalar t = nonfinite_binary('*', a.s, b.s);
@@ -307,14 +289,14 @@ void SampledDomain::add_product(Scalar& acc, const Operand& a, const Operand& b)
   acc.sources += second_order_rest(a, b);
 }
 
-SampledDomain::Operand SampledDomain::operand(const Scalar& closed_value) const {
+SampledRules::Operand SampledRules::operand(const Scalar& closed_value) const {
   Operand o;
   o.bound = bound_of(closed_value);
   o.s = closed_value;
   return with_parts(o);
 }
 
-SampledDomain::Operand SampledDomain::with_parts(Operand o) const {
+SampledRules::Operand SampledRules::with_parts(Operand o) const {
   o.first = rest_.K * sigma_hat(o.s);
   o.rest = rest_.Q * sketch_rank(o.s);
   o.stand_in = rest_stand_in(o.s, o.rest);
@@ -325,19 +307,19 @@ SampledDomain::Operand SampledDomain::with_parts(Operand o) const {
 // pass, R by its stand-in (rest_stand_in): their mean is the errors' covariance, a bias a bound per
 // product would add linearly, and the T R terms are mean-zero under the Gaussian model (R fixed,
 // or even in the errors) with a scale sigma R that a source would add linearly downstream.
-double SampledDomain::second_order(const Operand& a, const Operand& b, int p) {
+double SampledRules::second_order(const Operand& a, const Operand& b, int p) {
   const std::size_t k = static_cast<std::size_t>(p);
   return a.s.tangent[k] * (b.s.tangent[k] + b.stand_in[k]) + b.s.tangent[k] * a.stand_in[k];
 }
 
 // R_a R_b, what second_order leaves: a source.
-double SampledDomain::second_order_rest(const Operand& a, const Operand& b) { return a.rest * b.rest; }
+double SampledRules::second_order_rest(const Operand& a, const Operand& b) { return a.rest * b.rest; }
 
 namespace {
 // acc as an open sum (a closed value becomes its first term).
-SampledScalar as_open(const SampledScalar& acc, double bound) {
+SampledWide as_open(const SampledWide& acc, double bound) {
   if (acc.open) return acc;
-  SampledScalar s = acc;
+  SampledWide s = acc;
   s.open = true;
   if (sure(acc)) {  // an infinite or NaN first term
     s.value = 0;
@@ -355,36 +337,33 @@ SampledScalar as_open(const SampledScalar& acc, double bound) {
 }
 }  // namespace
 
-double SampledDomain::converted_bound(const Scalar& a) const {
+double SampledRules::converted_bound(const Scalar& a) const {
   // |e + d a + d e| with |d| <= the unit: no statistical factor on the conversion's part.
   const double b = bound_of(a);
   return operand_unit_ == 0 || sure(a) ? b : b * (1 + operand_unit_) + operand_unit_ * std::fabs(a.value);
 }
 
-SampledDomain::Operand SampledDomain::converted(const Scalar& a) const {
+SampledRules::Operand SampledRules::converted(const Scalar& a) const {
   Operand o;
   o.bound = converted_bound(a);
   o.s = operand_rounded(a);
   return with_parts(o);
 }
 
-void SampledDomain::mac(Scalar& acc, const Scalar& a, const Scalar& b) const {
+void SampledRules::mac(Scalar& acc, const Scalar& a, const Scalar& b) const {
   const Operand ca = converted(closed(a)), cb = converted(closed(b));
   acc = as_open(acc, acc.open ? 0 : bound_of(acc));
   add_product(acc, ca, cb);
 }
 
-void SampledDomain::matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C, std::int64_t M, std::int64_t K,
-                                      std::int64_t N) const {
-  matmul_tiled(A, B, C, M, K, N, kMatmulOperandBudget);
-}
-
 // Each operand element converted (tf32 / bf16) and bounded once per tile, not once per product;
 // at most `budget` converted operands at a time (each is about 1.6 KB: a whole 6272 x 512
 // weight at once took 5 GB, once per thread). Every element of C still takes its products in
-// increasing k, and draws are keyed by values, not by order: the tiles change no result.
-void SampledDomain::matmul_tiled(const Scalar* A, const Scalar* B, Scalar* C, std::int64_t M, std::int64_t K,
-                                 std::int64_t N, std::int64_t budget) const {
+// increasing k, unpacked once and packed once, and draws are keyed by values, not by order: the
+// tiles change no result.
+template <class S>
+void SampledRules::matmul_tiled(const S* A, const S* B, S* C, std::int64_t M, std::int64_t K, std::int64_t N,
+                                std::int64_t budget) const {
   if (M <= 0 || N <= 0) return;
   const std::int64_t k = std::max<std::int64_t>(K, 1), lines = std::max<std::int64_t>(budget / k, 2);
   // All of A's rows with the rest for B's columns where they fit (then B is converted once),
@@ -398,22 +377,29 @@ void SampledDomain::matmul_tiled(const Scalar* A, const Scalar* B, Scalar* C, st
   std::vector<Operand> a(u(rows * K)), b(u(K * columns));
   for (std::int64_t m0 = 0; m0 < M; m0 += rows) {
     const std::int64_t m1 = std::min(M, m0 + rows);
-    for (std::int64_t i = m0 * K; i < m1 * K; ++i) a[u(i - m0 * K)] = converted(closed(A[i]));
+    for (std::int64_t i = m0 * K; i < m1 * K; ++i) a[u(i - m0 * K)] = converted(closed(unpack(A[i])));
     for (std::int64_t n0 = 0; n0 < N; n0 += columns) {
       const std::int64_t n1 = std::min(N, n0 + columns), width = n1 - n0;
       for (std::int64_t kk = 0; kk < K; ++kk)
-        for (std::int64_t n = n0; n < n1; ++n) b[u(kk * width + n - n0)] = converted(closed(B[kk * N + n]));
+        for (std::int64_t n = n0; n < n1; ++n) b[u(kk * width + n - n0)] = converted(closed(unpack(B[kk * N + n])));
       for (std::int64_t m = m0; m < m1; ++m)
         for (std::int64_t n = n0; n < n1; ++n) {
-          Scalar& c = C[m * N + n];
+          S& out = C[m * N + n];
+          Scalar c = unpack(out);
           c = as_open(c, c.open ? 0 : bound_of(c));
           for (std::int64_t kk = 0; kk < K; ++kk) add_product(c, a[u((m - m0) * K + kk)], b[u(kk * width + n - n0)]);
+          if constexpr (std::is_same_v<S, SampledWide>) out = c;
+          else out = pack(c);
         }
     }
   }
 }
+template void SampledRules::matmul_tiled(const SampledWide*, const SampledWide*, SampledWide*, std::int64_t, std::int64_t,
+                                         std::int64_t, std::int64_t) const;
+template void SampledRules::matmul_tiled(const SampledScalar*, const SampledScalar*, SampledScalar*, std::int64_t,
+                                         std::int64_t, std::int64_t, std::int64_t) const;
 
-SampledScalar SampledDomain::accumulate(const Scalar& acc_in, const Scalar& x_in) const {
+SampledWide SampledRules::accumulate(const Scalar& acc_in, const Scalar& x_in) const {
   const Scalar x = closed(x_in);
   Scalar acc = as_open(acc_in, acc_in.open ? 0 : bound_of(acc_in));
   acc.may_nan = acc.may_nan || x.may_nan;
@@ -447,7 +433,7 @@ SampledScalar SampledDomain::accumulate(const Scalar& acc_in, const Scalar& x_in
 
 // ---- Elementwise ops ----------------------------------------------------------------------
 
-SampledScalar SampledDomain::add(const Scalar& a_in, const Scalar& b_in) const {
+SampledWide SampledRules::add(const Scalar& a_in, const Scalar& b_in) const {
   if (a_in.may_nan || b_in.may_nan) return with_nan(add(without_nan(a_in), without_nan(b_in)));
   const Scalar a = closed(a_in), b = closed(b_in);
   if (sure(a) || sure(b)) return nonfinite_binary('+', a, b);
@@ -457,7 +443,7 @@ SampledScalar SampledDomain::add(const Scalar& a_in, const Scalar& b_in) const {
   return rounded(r, key_of(kAdd, a, b), 0.5);
 }
 
-SampledScalar SampledDomain::sub(const Scalar& a_in, const Scalar& b_in) const {
+SampledWide SampledRules::sub(const Scalar& a_in, const Scalar& b_in) const {
   if (a_in.may_nan || b_in.may_nan) return with_nan(sub(without_nan(a_in), without_nan(b_in)));
   const Scalar a = closed(a_in), b = closed(b_in);
   if (sure(a) || sure(b)) return nonfinite_binary('-', a, b);
@@ -467,7 +453,7 @@ SampledScalar SampledDomain::sub(const Scalar& a_in, const Scalar& b_in) const {
   return rounded(r, key_of(kSub, a, b), 0.5);
 }
 
-SampledScalar SampledDomain::mul(const Scalar& a_in, const Scalar& b_in) const {
+SampledWide SampledRules::mul(const Scalar& a_in, const Scalar& b_in) const {
   if (a_in.may_nan || b_in.may_nan) return with_nan(mul(without_nan(a_in), without_nan(b_in)));
   const Scalar ca = closed(a_in), cb = closed(b_in);  // an open sum's closing draws its noise: once
   if (sure(ca) || sure(cb)) return nonfinite_binary('*', ca, cb);
@@ -480,7 +466,7 @@ SampledScalar SampledDomain::mul(const Scalar& a_in, const Scalar& b_in) const {
   return rounded(r, key_of(kMul, a.s, b.s), 0.5);
 }
 
-SampledScalar SampledDomain::div(const Scalar& a_in, const Scalar& b_in) const {
+SampledWide SampledRules::div(const Scalar& a_in, const Scalar& b_in) const {
   if (a_in.may_nan || b_in.may_nan) return with_nan(div(without_nan(a_in), without_nan(b_in)));
   const Scalar a = closed(a_in), b = closed(b_in);
   if (sure(a) || sure(b)) return nonfinite_binary('/', a, b);
@@ -503,7 +489,7 @@ SampledScalar SampledDomain::div(const Scalar& a_in, const Scalar& b_in) const {
 // source: the rests' whole effect (R_a - q' R_b) / (b + e_b), q' = (a + T_a) / (b + T_b), is
 // within (R_a + |q'| R_b) / low, |q'| within (|a| + B_a) / low, and the first-order part within
 // (R_a + |q| R_b) / b.
-SampledScalar SampledDomain::positive_div(const Scalar& a, const Scalar& b) const {
+SampledWide SampledRules::positive_div(const Scalar& a, const Scalar& b) const {
   const double q = a.value / b.value, low = b.low;
   Scalar r;
   r.value = q;
@@ -522,7 +508,7 @@ SampledScalar SampledDomain::positive_div(const Scalar& a, const Scalar& b) cons
   return r;
 }
 
-SampledScalar SampledDomain::neg(const Scalar& a_in) const {
+SampledWide SampledRules::neg(const Scalar& a_in) const {
   Scalar r = closed(a_in);
   if (r.infinite) return unbounded(-r.value);
   r.value = -r.value;
@@ -532,7 +518,7 @@ SampledScalar SampledDomain::neg(const Scalar& a_in) const {
   return r;
 }
 
-SampledScalar SampledDomain::abs(const Scalar& a_in) const {
+SampledWide SampledRules::abs(const Scalar& a_in) const {
   if (a_in.may_nan) return with_nan(abs(without_nan(a_in)));
   // |x| = max(x, -x): the reference's sign picks the winner (so no coordinate depends on the
   // passes); near 0 the float's may differ, a kink at distance 2 |a|.
@@ -549,7 +535,7 @@ SampledScalar SampledDomain::abs(const Scalar& a_in) const {
   return near_kink(r, d, 2 * std::fabs(a.value), 1);
 }
 
-bool SampledDomain::decided(const Scalar& a, const Scalar& b) const {
+bool SampledRules::decided(const Scalar& a, const Scalar& b) const {
   if (a.infinite || b.infinite) return false;
   // A sure NaN makes every float comparison false (NE true); two sure values compare as they are.
   if (sure_nan(a) || sure_nan(b) || (sure(a) && sure(b))) return true;
@@ -560,7 +546,7 @@ bool SampledDomain::decided(const Scalar& a, const Scalar& b) const {
   return std::fabs(a.value - b.value) > bound_of(d);
 }
 
-SampledScalar SampledDomain::pick(const Scalar& a_in, const Scalar& b_in, bool larger) const {
+SampledWide SampledRules::pick(const Scalar& a_in, const Scalar& b_in, bool larger) const {
   if (a_in.may_nan || b_in.may_nan) return with_nan(pick(without_nan(a_in), without_nan(b_in), larger));
   const Scalar a = closed(a_in), b = closed(b_in);
   if (sure_nan(a) || sure_nan(b)) return exact_value(kNaN);  // IEEE maximum and minimum propagate NaN
@@ -582,7 +568,7 @@ SampledScalar SampledDomain::pick(const Scalar& a_in, const Scalar& b_in, bool l
 // stand-in (rest_stand_in): a channel's shared error moves all its elements' kinks in the same
 // passes, and no bound per element near a kink is added linearly downstream. A flip rarer than
 // the passes can show is not covered (docs/sampled_tier.md, "What the model leaves open").
-SampledScalar SampledDomain::near_kink(const Scalar& winner, const Scalar& difference, double g, double s) const {
+SampledWide SampledRules::near_kink(const Scalar& winner, const Scalar& difference, double g, double s) const {
   Scalar r = winner;
   const auto rest = rest_stand_in(difference, rest_.Q * sketch_rank(difference));
   for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k)
@@ -596,7 +582,7 @@ SampledScalar SampledDomain::near_kink(const Scalar& winner, const Scalar& diffe
 // a bias, is in the passes; as a bound per value it entered linearly every element downstream).
 // The rest R of a's error (its sketch part) goes through f' (a): f(v + t + R) -
 // f(v + t) - f'(v) R is within curvature (|t| + |R|) |R|, |t| within K sigma_hat, a source.
-SampledScalar SampledDomain::smooth(const Scalar& a, double value, double slope, double curvature, Change change, double ulps,
+SampledWide SampledRules::smooth(const Scalar& a, double value, double slope, double curvature, Change change, double ulps,
                                     std::uint64_t op) const {
   if (!std::isfinite(value) || !std::isfinite(curvature) || a.infinite) return unbounded(value);
   const double first = rest_.K * sigma_hat(a), rest = rest_.Q * sketch_rank(a);
@@ -624,7 +610,7 @@ double tanh_change(double v, double t) { return std::sinh(t) / (std::cosh(v + t)
 double logistic_change(double v, double t) { return tanh_change(v / 2, t / 2) / 2; }
 }  // namespace
 
-SampledScalar SampledDomain::exp(const Scalar& a_in) const {
+SampledWide SampledRules::exp(const Scalar& a_in) const {
   if (a_in.may_nan) return with_nan(exp(without_nan(a_in)));
   const Scalar a = closed(a_in);
   if (sure(a)) {
@@ -647,7 +633,7 @@ SampledScalar SampledDomain::exp(const Scalar& a_in) const {
   return r;
 }
 
-SampledScalar SampledDomain::log(const Scalar& a_in) const {
+SampledWide SampledRules::log(const Scalar& a_in) const {
   if (a_in.may_nan) return with_nan(log(without_nan(a_in)));
   const Scalar a = closed(a_in);
   if (sure(a)) return a.value > 0 ? sure_inf(1, a.floor > 1 ? std::log(a.floor) : 0) : exact_value(kNaN);
@@ -663,7 +649,7 @@ SampledScalar SampledDomain::log(const Scalar& a_in) const {
   return smooth(a, std::log(a.value), 1 / a.value, 1 / (low * low), log_change, profile_.log, kLog);
 }
 
-SampledScalar SampledDomain::sqrt(const Scalar& a_in) const {
+SampledWide SampledRules::sqrt(const Scalar& a_in) const {
   if (a_in.may_nan) return with_nan(sqrt(without_nan(a_in)));
   const Scalar a = closed(a_in);
   if (sure(a)) return a.value > 0 ? sure_inf(1, std::sqrt(a.floor)) : exact_value(kNaN);
@@ -674,7 +660,7 @@ SampledScalar SampledDomain::sqrt(const Scalar& a_in) const {
   return smooth(a, r, 1 / (2 * r), 1 / (4 * low * std::sqrt(low)), sqrt_change, profile_.sqrt, kSqrt);
 }
 
-SampledScalar SampledDomain::rsqrt(const Scalar& a_in) const {
+SampledWide SampledRules::rsqrt(const Scalar& a_in) const {
   if (a_in.may_nan) return with_nan(rsqrt(without_nan(a_in)));
   const Scalar a = closed(a_in);
   if (sure(a)) return a.value > 0 ? finite_of_sure(a, 0, 1 / std::sqrt(a.floor)) : exact_value(kNaN);  // rsqrt(inf) = 0
@@ -684,7 +670,7 @@ SampledScalar SampledDomain::rsqrt(const Scalar& a_in) const {
   return smooth(a, r, -r / (2 * a.value), 3 / (4 * low * low * std::sqrt(low)), rsqrt_change, profile_.rsqrt, kRsqrt);
 }
 
-SampledScalar SampledDomain::tanh(const Scalar& a_in) const {
+SampledWide SampledRules::tanh(const Scalar& a_in) const {
   if (a_in.may_nan) return with_nan(tanh(without_nan(a_in)));
   const Scalar a = closed(a_in);
   if (sure(a)) return std::isnan(a.value) ? a : finite_of_sure(a, a.value > 0 ? 1 : -1, 2 * std::exp(-2 * a.floor));
@@ -692,7 +678,7 @@ SampledScalar SampledDomain::tanh(const Scalar& a_in) const {
   return smooth(a, t, 1 - t * t, 0.7699, tanh_change, profile_.tanh, kTanh);  // |tanh''| <= 4 / (3 sqrt 3)
 }
 
-SampledScalar SampledDomain::logistic(const Scalar& a_in) const {
+SampledWide SampledRules::logistic(const Scalar& a_in) const {
   if (a_in.may_nan) return with_nan(logistic(without_nan(a_in)));
   const Scalar a = closed(a_in);
   if (sure(a)) return std::isnan(a.value) ? a : finite_of_sure(a, a.value > 0 ? 1 : 0, std::exp(-a.floor));
@@ -700,32 +686,32 @@ SampledScalar SampledDomain::logistic(const Scalar& a_in) const {
   return smooth(a, s, s * (1 - s), 0.0963, logistic_change, profile_.logistic, kLogistic);  // |s''| <= 1 / (6 sqrt 3)
 }
 
-SampledScalar SampledDomain::pi() const {
+SampledWide SampledRules::pi() const {
   Scalar s = exact_value(M_PI);
   add_source(s, kUnit * M_PI + kDouble * M_PI, kPi);
   return s;
 }
 
-SampledScalar SampledDomain::map_monotone(const Scalar&, const RationalMap&) const {
+SampledWide SampledRules::map_monotone(const Scalar&, const RationalMap&) const {
   throw DomainError("sampled: a rounding to another float type (convertF) has no error model in the sampled tier");
 }
 
 // ---- Comparisons --------------------------------------------------------------------------
 
-Tri SampledDomain::compare(CompareDirection d, const Scalar& a_in, const Scalar& b_in) const {
+Tri SampledRules::compare(CompareDirection d, const Scalar& a_in, const Scalar& b_in) const {
   const Scalar a = closed(a_in), b = closed(b_in);
   if (!decided(a, b) || a.may_nan || b.may_nan) return Tri::Undecided;
   return holds(d, a.value, b.value) ? Tri::True : Tri::False;
 }
 
-std::uint8_t SampledDomain::compare_bits(CompareDirection d, const Scalar& a_in, const Scalar& b_in) const {
+std::uint8_t SampledRules::compare_bits(CompareDirection d, const Scalar& a_in, const Scalar& b_in) const {
   const Scalar a = closed(a_in), b = closed(b_in);
   const std::uint8_t value = holds(d, a.value, b.value) ? kPredValue : 0;
   // An operand that may be NaN may make the float comparison false (NE true) either way.
   return decided(a, b) && !a.may_nan && !b.may_nan ? value : static_cast<std::uint8_t>(value | kPredFloatMayFlip);
 }
 
-SampledScalar SampledDomain::select_widened(std::uint8_t pred, const Scalar& on_true, const Scalar& on_false) const {
+SampledWide SampledRules::select_widened(std::uint8_t pred, const Scalar& on_true, const Scalar& on_false) const {
   const Scalar& chosen_in = pred & kPredValue ? on_true : on_false;
   if (!(pred & (kPredFloatMayFlip | kPredExactUndecided))) return chosen_in;
   const Scalar chosen = closed(chosen_in), other = closed(pred & kPredValue ? on_false : on_true);
@@ -742,7 +728,7 @@ SampledScalar SampledDomain::select_widened(std::uint8_t pred, const Scalar& on_
   return r;
 }
 
-std::vector<SampledDomain::Membership> SampledDomain::window_selection(CompareDirection select,
+std::vector<SampledRules::Membership> SampledRules::window_selection(CompareDirection select,
                                                                        const std::vector<const Scalar*>& candidates) const {
   // The reference's choice as StableHLO makes it: keep the current one while select(current,
   // candidate) holds; every candidate whose comparison with it is not decided may be the
@@ -767,7 +753,7 @@ std::vector<SampledDomain::Membership> SampledDomain::window_selection(CompareDi
   return out;
 }
 
-SampledScalar SampledDomain::scatter_term(const Scalar& source_in, Membership m) const {
+SampledWide SampledRules::scatter_term(const Scalar& source_in, Membership m) const {
   const Scalar s = closed(source_in);
   if (m.exact && m.likely) return s;  // surely chosen in both runs
   const double bs = bound_of(s);
@@ -778,52 +764,6 @@ SampledScalar SampledDomain::scatter_term(const Scalar& source_in, Membership m)
   r.low = 0;
   add_source(r, std::fabs(s.value) + (m.exact ? 2 : 1) * bs, key_of(kScatter, s) + m.exact);
   return r;
-}
-
-// ---- Risks --------------------------------------------------------------------------------
-
-double chi_square_factor(int passes, double alpha) {
-  // P(chi2_P <= x) = P(Poisson(x/2) >= P/2) for even P: sum_{j >= k} e^-y y^j / j!, y = x / 2.
-  const int k = passes / 2;
-  auto lower_tail = [&](double y) {
-    double term = std::exp(-y + k * std::log(y) - std::lgamma(k + 1.0)), sum = 0;
-    for (int j = k; j < k + 400 && term > sum * 1e-17; ++j) {
-      sum += term;
-      term *= y / (j + 1);
-    }
-    return sum;
-  };
-  double lo = 0, hi = passes;  // the quantile lies below the mean for alpha < 1/2
-  for (int it = 0; it < 200; ++it) {
-    const double mid = (lo + hi) / 2;
-    (lower_tail(mid / 2) > alpha ? hi : lo) = mid;
-  }
-  return std::sqrt(passes / lo);  // lo: the tail at lo is at most alpha, so the factor errs upward
-}
-
-double sketch_factor(int passes, int rank, double alpha) {
-  // The rank-th smallest of `passes` |Cauchy| lies below q exactly when at least `rank` of them
-  // do: a binomial tail in F(q) = (2/pi) atan(q).
-  auto tail = [&](double f) {
-    double sum = 0;
-    for (int j = rank; j <= passes; ++j)
-      sum += std::exp(std::lgamma(passes + 1.0) - std::lgamma(j + 1.0) - std::lgamma(passes - j + 1.0) + j * std::log(f) +
-                      (passes - j) * std::log1p(-f));
-    return sum;
-  };
-  double lo = 0, hi = 1;
-  for (int it = 0; it < 200; ++it) {
-    const double mid = (lo + hi) / 2;
-    (tail(mid) > alpha ? hi : lo) = mid;
-  }
-  return 1 / std::tan(M_PI / 2 * lo);  // lo: the tail there is at most alpha, so the factor errs upward
-}
-
-SampledFactors sampled_factors(double risk, double events) {
-  const double each = risk / std::max(events, 1.0) / 3;  // Hoeffding, chi-square, sketch
-  const double lambda = std::sqrt(2 * std::log(2 / each));
-  const double c = chi_square_factor(kSampledPasses, each);
-  return {lambda * c, sketch_factor(kSampledPasses, kSketchRank, each), c};
 }
 
 }  // namespace shlo

@@ -28,6 +28,8 @@
 //     kink takes the rest R of an error per pass, R's bound times a normal draw keyed by the
 //     value stands in for it (the sketch's scale adds independent sources' bounds linearly, the
 //     worst case over their signs, and compounded so through batch norms under tf32).
+// A tensor element stores both sets as floats with one power-of-two scale each (half the bytes;
+// PackedCoordinates below); the rules (SampledRules) compute on doubles between stores.
 // So a value's error lies within B = K sigma_hat + Q |sketch|_(k): K = lambda c, Q = 1/q, both
 // from the risk the caller gives each value (each bound used as one is an event; the check
 // counts them as the bound analysis counts its own).
@@ -79,7 +81,10 @@
 // the floor in place of value - bound where the second-order rest needs one.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -101,14 +106,14 @@ struct SampledFactors {
   double C = 0;  // the chi-square factor alone (K = lambda C): sigma <= C sigma_hat
 };
 
-struct SampledScalar {
+/// Everything a value carries but its coordinates (see above).
+struct SampledParts {
   double value = 0;       // the reference: a double run of the program
   bool infinite = false;  // no finite bound (overflow, a divisor near 0, ...)
   bool may_nan = false;   // the float value may also be NaN (a branch that is NaN in every evaluation)
   // Of an unbounded value: its float is at least 0 or +inf (an exp that may overflow). Of an open
   // sum: it has such terms (with a sure +inf term, the sum is +inf whatever they are).
   bool at_least_zero = false;
-  std::array<double, kSampledPasses> tangent{}, sketch{};
   // An open sum (see above): its terms and their bounds, for the roundings it adds when closed.
   bool open = false;
   std::uint8_t nonfinite_terms = 0;  // of an open sum: 1 a sure +inf term, 2 a sure -inf term (3: NaN)
@@ -126,13 +131,70 @@ struct SampledScalar {
   double sources = 0;       // sum of the products' second-order bounds (sources with the sum's G)
 };
 
-class SampledDomain {
+/// P coordinates as a tensor element stores them: floats with one power-of-two scale, half the
+/// bytes of doubles (a program's live values are most of the tier's memory). Each store keeps a
+/// coordinate to 2^-24 of itself (those below 2^-149 of the largest become 0): a relative change
+/// of an error's sample the size of a float rounding's second-order part d e, which the model
+/// already takes as noise (docs/sampled_tier.md, "What each value carries").
+class PackedCoordinates {
  public:
-  using Scalar = SampledScalar;
+  PackedCoordinates() = default;
+  explicit PackedCoordinates(const std::array<double, kSampledPasses>& x);
+  double operator[](std::size_t k) const { return static_cast<double>(mantissa_[k]) * scale_; }
+  static constexpr std::size_t size() { return kSampledPasses; }
+  std::array<double, kSampledPasses> unpacked() const;
+  friend bool operator==(const PackedCoordinates& a, const PackedCoordinates& b) { return a.unpacked() == b.unpacked(); }
+
+ private:
+  std::array<float, kSampledPasses> mantissa_{};
+  double scale_ = 1;
+};
+
+/// A value of the tier: its parts and two sets of coordinates (sampled.hpp's opening comment).
+template <class Coordinates>
+struct SampledValue : SampledParts {
+  Coordinates tangent{}, sketch{};
+};
+/// What the rules compute on (doubles) and what a tensor element holds (packed).
+using SampledWide = SampledValue<std::array<double, kSampledPasses>>;
+using SampledScalar = SampledValue<PackedCoordinates>;
+SampledScalar pack(const SampledWide& w);
+SampledWide unpack(const SampledScalar& s);
+inline const SampledWide& unpack(const SampledWide& w) { return w; }
+
+/// sigma_hat: the root mean square of the tangents.
+template <class C>
+double sampled_sigma_hat(const SampledValue<C>& s) {
+  double q = 0;
+  for (std::size_t k = 0; k < kSampledPasses; ++k) q += s.tangent[k] * s.tangent[k];
+  return std::sqrt(q / kSampledPasses);
+}
+/// The k-th smallest |sketch| (k = kSketchRank).
+template <class C>
+double sampled_sketch_rank(const SampledValue<C>& s) {
+  std::array<double, kSampledPasses> a;
+  for (std::size_t k = 0; k < a.size(); ++k) a[k] = std::fabs(s.sketch[k]);
+  std::nth_element(a.begin(), a.begin() + (kSketchRank - 1), a.end());
+  return a[kSketchRank - 1];
+}
+/// K sigma_hat + Q sketch_rank of a closed value (infinite where unbounded, 0 for a sure
+/// infinity or NaN).
+template <class C>
+double sampled_bound(const SampledValue<C>& s, const SampledFactors& f) {
+  if (s.infinite) return std::numeric_limits<double>::infinity();
+  if (!std::isfinite(s.value)) return 0;  // a sure infinity or NaN (a literal infinity: max pool's padding)
+  return f.K * sampled_sigma_hat(s) + f.Q * sampled_sketch_rank(s);
+}
+
+/// The rules, on values with double coordinates (sampled.cpp, nonfinite.cpp). SampledDomain
+/// below runs them on packed tensor elements.
+class SampledRules {
+ public:
+  using Scalar = SampledWide;
   using Membership = BoundDomain::Membership;
   /// rest: the factors K and Q of each value's bound B where a second-order term or a comparison
   /// uses it.
-  SampledDomain(FloatProfile profile, SampledFactors rest);
+  SampledRules(FloatProfile profile, SampledFactors rest);
   std::string name() const { return "sampled"; }
   const SampledFactors& rest_factors() const { return rest_; }
 
@@ -169,25 +231,22 @@ class SampledDomain {
   std::uint8_t compare_bits(CompareDirection d, const Scalar& a, const Scalar& b) const;
   Scalar select_widened(std::uint8_t pred, const Scalar& on_true, const Scalar& on_false) const;
   Scalar accumulate(const Scalar& acc, const Scalar& x) const;
-  void matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C, std::int64_t M, std::int64_t K, std::int64_t N) const;
-  /// The same with at most `budget` operands converted at a time (matmul_accumulate's is
-  /// kMatmulOperandBudget, about 850 MB); public so that a test can take small tiles.
-  void matmul_tiled(const Scalar* A, const Scalar* B, Scalar* C, std::int64_t M, std::int64_t K, std::int64_t N,
-                    std::int64_t budget) const;
+  /// C[m][n] += sum_k A[m][k] B[k][n] as open sums, with at most `budget` operands converted at a
+  /// time (SampledDomain::matmul_accumulate's is kMatmulOperandBudget, about 850 MB).
+  template <class S>  // SampledWide or SampledScalar
+  void matmul_tiled(const S* A, const S* B, S* C, std::int64_t M, std::int64_t K, std::int64_t N, std::int64_t budget) const;
   static constexpr std::int64_t kMatmulOperandBudget = std::int64_t{1} << 19;
+  /// What one call of matmul_tiled holds at most besides its tensors.
+  static std::uint64_t matmul_scratch_bytes() { return kMatmulOperandBudget * sizeof(Operand); }
   std::vector<Membership> window_selection(CompareDirection select, const std::vector<const Scalar*>& candidates) const;
   Scalar scatter_term(const Scalar& source, Membership m) const;
 
   // Reading results.
   /// The value with an open sum closed (its roundings added): what every op reads.
   Scalar closed(const Scalar& s) const;
-  /// sigma_hat: the root mean square of the tangents.
-  static double sigma_hat(const Scalar& s);
-  /// The k-th smallest |sketch| (k = kSketchRank).
-  static double sketch_rank(const Scalar& s);
-  /// K sigma_hat + Q sketch_rank of the closed value (infinite where unbounded, 0 for an exact
-  /// infinity).
-  static double bound(const Scalar& closed_value, const SampledFactors& f);
+  static double sigma_hat(const Scalar& s) { return sampled_sigma_hat(s); }
+  static double sketch_rank(const Scalar& s) { return sampled_sketch_rank(s); }
+  static double bound(const Scalar& closed_value, const SampledFactors& f) { return sampled_bound(closed_value, f); }
 
  private:
   Scalar rounded(Scalar r, std::uint64_t key, double ulps) const;
@@ -226,6 +285,71 @@ class SampledDomain {
   FloatProfile profile_;
   SampledFactors rest_;
   double operand_unit_;  // 2^-(bits+1) under tf32 / bf16, else 0
+};
+
+/// The domain the interpreter runs: SampledRules on tensor elements that hold their coordinates
+/// packed; every op unpacks its operands and packs its result.
+class SampledDomain {
+ public:
+  using Scalar = SampledScalar;
+  using Membership = BoundDomain::Membership;
+  SampledDomain(FloatProfile profile, SampledFactors rest) : rules_(std::move(profile), rest) {}
+  std::string name() const { return rules_.name(); }
+  const SampledFactors& rest_factors() const { return rules_.rest_factors(); }
+  const SampledRules& rules() const { return rules_; }
+
+  Scalar from_rational(const Rational& q) const { return pack(rules_.from_rational(q)); }
+  Scalar from_literal(std::string_view text) const { return pack(rules_.from_literal(text)); }
+  Scalar from_bits(std::uint64_t bits, FloatFormat f) const { return pack(rules_.from_bits(bits, f)); }
+  Scalar from_double(double x) const { return pack(rules_.from_double(x)); }
+  Scalar parse(std::string_view text) const { return from_literal(text); }
+  std::string to_string(const Scalar& a) const { return rules_.to_string(unpack(a)); }
+  double to_double(const Scalar& a) const { return a.value; }
+
+  Scalar add(const Scalar& a, const Scalar& b) const { return pack(rules_.add(unpack(a), unpack(b))); }
+  Scalar sub(const Scalar& a, const Scalar& b) const { return pack(rules_.sub(unpack(a), unpack(b))); }
+  Scalar mul(const Scalar& a, const Scalar& b) const { return pack(rules_.mul(unpack(a), unpack(b))); }
+  Scalar div(const Scalar& a, const Scalar& b) const { return pack(rules_.div(unpack(a), unpack(b))); }
+  Scalar neg(const Scalar& a) const { return pack(rules_.neg(unpack(a))); }
+  Scalar abs(const Scalar& a) const { return pack(rules_.abs(unpack(a))); }
+  Scalar max(const Scalar& a, const Scalar& b) const { return pack(rules_.max(unpack(a), unpack(b))); }
+  Scalar min(const Scalar& a, const Scalar& b) const { return pack(rules_.min(unpack(a), unpack(b))); }
+  Scalar exp(const Scalar& a) const { return pack(rules_.exp(unpack(a))); }
+  Scalar log(const Scalar& a) const { return pack(rules_.log(unpack(a))); }
+  Scalar sqrt(const Scalar& a) const { return pack(rules_.sqrt(unpack(a))); }
+  Scalar rsqrt(const Scalar& a) const { return pack(rules_.rsqrt(unpack(a))); }
+  Scalar tanh(const Scalar& a) const { return pack(rules_.tanh(unpack(a))); }
+  Scalar logistic(const Scalar& a) const { return pack(rules_.logistic(unpack(a))); }
+  Scalar pi() const { return pack(rules_.pi()); }
+  Scalar map_monotone(const Scalar& a, const RationalMap& f) const { return pack(rules_.map_monotone(unpack(a), f)); }
+  Tri compare(CompareDirection d, const Scalar& a, const Scalar& b) const { return rules_.compare(d, unpack(a), unpack(b)); }
+  Scalar select(bool p, const Scalar& a, const Scalar& b) const { return p ? a : b; }
+  void mac(Scalar& acc, const Scalar& a, const Scalar& b) const {
+    SampledWide w = unpack(acc);
+    rules_.mac(w, unpack(a), unpack(b));
+    acc = pack(w);
+  }
+
+  std::uint8_t compare_bits(CompareDirection d, const Scalar& a, const Scalar& b) const {
+    return rules_.compare_bits(d, unpack(a), unpack(b));
+  }
+  Scalar select_widened(std::uint8_t pred, const Scalar& on_true, const Scalar& on_false) const {
+    return pack(rules_.select_widened(pred, unpack(on_true), unpack(on_false)));
+  }
+  Scalar accumulate(const Scalar& acc, const Scalar& x) const { return pack(rules_.accumulate(unpack(acc), unpack(x))); }
+  void matmul_accumulate(const Scalar* A, const Scalar* B, Scalar* C, std::int64_t M, std::int64_t K, std::int64_t N) const {
+    rules_.matmul_tiled(A, B, C, M, K, N, SampledRules::kMatmulOperandBudget);
+  }
+  std::vector<Membership> window_selection(CompareDirection select, const std::vector<const Scalar*>& candidates) const;
+  Scalar scatter_term(const Scalar& source, Membership m) const { return pack(rules_.scatter_term(unpack(source), m)); }
+
+  Scalar closed(const Scalar& s) const { return s.open ? pack(rules_.closed(unpack(s))) : s; }
+  static double sigma_hat(const Scalar& s) { return sampled_sigma_hat(s); }
+  static double sketch_rank(const Scalar& s) { return sampled_sketch_rank(s); }
+  static double bound(const Scalar& closed_value, const SampledFactors& f) { return sampled_bound(closed_value, f); }
+
+ private:
+  SampledRules rules_;
 };
 static_assert(Domain<SampledDomain>);
 
