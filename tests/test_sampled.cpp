@@ -19,6 +19,7 @@
 #include "ast/mlir_parse.hpp"
 #include "interp/program_inputs.hpp"
 #include "interp/run.hpp"
+#include "interp/sampled/detail.hpp"
 #include "interp/sampled/sampled.hpp"
 #include "oracle/float_check.hpp"
 #include "tests/stat_support.hpp"
@@ -102,6 +103,27 @@ TEST_CASE("sampled tier: the chi-square and Cauchy factors against their closed 
   CHECK(f.K == Approx(std::sqrt(2 * std::log(2 / 1e-12)) * chi_square_factor(kSampledPasses, 1e-12)));
   CHECK(f.Q == Approx(sketch_factor(kSampledPasses, kSketchRank, 1e-12)));
   CHECK(f.C == Approx(chi_square_factor(kSampledPasses, 1e-12)));
+}
+
+TEST_CASE("sampled tier: the Cauchy draws' tan(pi t) within 2e-15 of itself, up to the pole", "[sampled]") {
+  const long double pi = 3.141592653589793238462643383279502884L;
+  auto reference = [&](double t) {  // in long double, beyond 1/4 by the cotangent of the distance to 1/2
+    const long double a = std::fabs(static_cast<long double>(t));
+    const long double r = a <= 0.25L ? std::tan(pi * a) : 1 / std::tan(pi * (0.5L - a));
+    return static_cast<double>(t < 0 ? -r : r);
+  };
+  double worst = 0;
+  for (int i = -4999; i < 5000; ++i) {
+    const double t = (static_cast<double>(i) + 0.37) / 10000;
+    worst = std::max(worst, std::fabs(sampled_detail::tan_pi(t) / reference(t) - 1));
+  }
+  for (const double d : {0x1p-54, 0x1p-40, 1e-9, 1e-3})
+    for (const double t : {0.5 - d, -(0.5 - d), 0.25 + d, 0.25 - d})
+      worst = std::max(worst, std::fabs(sampled_detail::tan_pi(t) / reference(t) - 1));
+  CHECK(worst < 2e-15);
+  CHECK(worst > 0);  // the control: an approximation, not libm's tan
+  CHECK(sampled_detail::tan_pi(0.5 - 0x1p-54) == Approx(0x1p54 / M_PI).epsilon(1e-14));
+  CHECK(sampled_detail::tan_pi(-0.25) == Approx(-1).epsilon(1e-15));
 }
 
 TEST_CASE("sampled tier: a sum of 4096 ones carries the additions' noise for any order", "[sampled]") {
@@ -344,8 +366,15 @@ void check_cifar8_bn_fwd(const Range range) {
   CHECK(tf32_both[1].worst_pratio < 0.5);
   const auto bf16_both = check_float_output_sets(m, float_profile("bf16"), {in}, {sets[0], sets[2]}, 1, with);
   INFO("under bf16\n" << format_table(bf16_both[1]));
-  CHECK(bf16_both[0].verdict() == Verdict::Pass);
-  CHECK(bf16_both[1].verdict() == Verdict::Pass);
+  // At inputs of both signs the last normalisation's variance of one image and channel (over 4 x 4
+  // positions, most of them zeroed by a relu) may lie within its bound of 0 under bf16: that
+  // image's 10 logits are then NO VERDICT, as the draws fall (docs/measurements.md, "Faster
+  // conversions"). Never more than one image's, never IMPROBABLE, the rest well within the bound.
+  for (const auto& report : bf16_both) {
+    INFO(format_table(report));
+    const bool one_image_unbounded = range.lo < 0 && report.verdict() == Verdict::NoVerdict && report.outputs[0].unbounded <= 10;
+    CHECK((report.verdict() == Verdict::Pass || one_image_unbounded));
+  }
   CHECK(bf16_both[1].worst_pratio < 0.5);
   WARN("cifar8_bn_fwd at 8, inputs in [" << range.lo << ", " << range.hi << "), worst error over the statistical bound: under ieee float32 "
        << both[0].worst_pratio << ", TF32 " << both[1].worst_pratio << ", bf16 " << both[2].worst_pratio << "; TF32 under tf32 "
@@ -409,7 +438,7 @@ TEST_CASE("sampled tier: the parts of each output's bound", "[.sampled_parts]") 
   const Arrays& in = input->in;
   FloatProfile profile = float_profile(env_or("SHLO_SAMPLED_PROFILE", "ieee"));
   if (env_or("SHLO_SAMPLED_RSQRT", "").size()) profile = with_allowance(profile, "rsqrt", std::stod(env_or("SHLO_SAMPLED_RSQRT", "2")));
-  const SampledDomain d(profile, sampled_factors(2.5e-10, 1e8));
+  const SampledDomain d(profile, sampled_factors(2.5e-10, std::stod(env_or("SHLO_SAMPLED_EVENTS", "1e8"))));
   RunOptions options;
   bool verbose = env_or("SHLO_SAMPLED_VERBOSE", "0") == "1";
   const auto body = instructions(m.function());
@@ -421,13 +450,16 @@ TEST_CASE("sampled tier: the parts of each output's bound", "[.sampled_parts]") 
         if (found == values[0].end()) return;
         if (const auto* t = std::get_if<Tensor<SampledScalar>>(&found->second)) {
           double s = 0, p = 0, v = 0;
+          int unbounded = 0;
           for (const auto& x0 : t->data) {
             const auto x = d.closed(x0);
+            unbounded += x.infinite;
             s = std::max(s, SampledDomain::sigma_hat(x));
             p = std::max(p, SampledDomain::sketch_rank(x));
             v = std::max(v, std::fabs(x.value));
           }
-          std::printf("%-8s %-22s max|v| %10.3g  max sigma %10.3g  max sketch %10.3g\n", inst.result.c_str(), op_name(inst.op), v, s, p);
+          std::printf("%-8s %-22s max|v| %10.3g  max sigma %10.3g  max sketch %10.3g  unbounded %d\n", inst.result.c_str(), op_name(inst.op), v, s,
+                      p, unbounded);
         }
       });
   std::printf("rest factors K %.3g Q %.3g\n", d.rest_factors().K, d.rest_factors().Q);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <type_traits>
+#include <unordered_map>
 
 #include "interp/domain/ieee.hpp"
 #include "interp/sampled/detail.hpp"
@@ -56,10 +57,10 @@ double draw(std::uint64_t key, int p) {
   const std::uint64_t h = mix(key ^ mix(static_cast<std::uint64_t>(p) * 0xd1b54a32d192ed03ull));
   return normal_quantile((static_cast<double>(h >> 11) + 0.5) * 0x1p-53);
 }
-/// Pass p's standard Cauchy draw for `key`.
+/// Pass p's standard Cauchy draw for `key`: tan(pi (w - 1/2)), w uniform in (0, 1).
 double cauchy(std::uint64_t key, int p) {
   const std::uint64_t h = mix(key ^ mix(static_cast<std::uint64_t>(p) * 0x9e6c63d0676a9a99ull + 0x5851f42d4c957f2dull));
-  return std::tan(M_PI * ((static_cast<double>(h >> 11) + 0.5) * 0x1p-53 - 0.5));
+  return tan_pi((static_cast<double>(h >> 11) + 0.5) * 0x1p-53 - 0.5);
 }
 /// Adds sd * z_p to every tangent.
 void add_noise(SampledWide& s, double sd, std::uint64_t key) {
@@ -169,7 +170,8 @@ std::string SampledRules::to_string(const Scalar& a) const {
 // coordinates, the rest already a source; the op's own rounding is added here.
 SampledWide SampledRules::rounded(Scalar r, std::uint64_t key, double ulps) const {
   if (r.infinite || !std::isfinite(r.value)) return unbounded(r.value);
-  const double inherited = bound_of(r), magnitude = std::fabs(r.value) + inherited;
+  const double rest_part = rest_.Q * sketch_rank(r);  // the order statistic once: bound_of's and the rounding's
+  const double inherited = rest_.K * sigma_hat(r) + rest_part, magnitude = std::fabs(r.value) + inherited;
   // Beyond 2^128 (where round-to-nearest gives inf) by more than the bound and the allowance:
   // +-inf in every evaluation but for an improbable event.
   if (std::fabs(r.value) - inherited > 0x1p128 * (1 + (std::max(ulps, 0.5) + 1) * 0x1p-22))
@@ -178,7 +180,7 @@ SampledWide SampledRules::rounded(Scalar r, std::uint64_t key, double ulps) cons
   double rest = (profile_.flush_to_zero ? 0x1p-126 : 0x1p-150) + kDouble * std::fabs(r.value);
   // d (v + e), d mean-zero within u given the past; a library function's error within its
   // allowance taken the same way (a model: see docs/sampled_tier.md).
-  add_relative_rounding(r, std::max(ulps, 0.5) * kUlp, rest_.Q * sketch_rank(r), key);
+  add_relative_rounding(r, std::max(ulps, 0.5) * kUlp, rest_part, key);
   add_source(r, rest, key);
   return r;
 }
@@ -291,9 +293,11 @@ void SampledRules::add_product(Scalar& acc, const Operand& a, const Operand& b) 
 
 SampledRules::Operand SampledRules::operand(const Scalar& closed_value) const {
   Operand o;
-  o.bound = bound_of(closed_value);
   o.s = closed_value;
-  return with_parts(o);
+  o = with_parts(o);
+  // bound_of(s), from the parts just taken (each an order statistic or a sum of 64 squares).
+  o.bound = o.s.infinite ? kInf : !std::isfinite(o.s.value) ? 0 : o.first + o.rest;
+  return o;
 }
 
 SampledRules::Operand SampledRules::with_parts(Operand o) const {
@@ -356,11 +360,48 @@ void SampledRules::mac(Scalar& acc, const Scalar& a, const Scalar& b) const {
   add_product(acc, ca, cb);
 }
 
-// Each operand element converted (tf32 / bf16) and bounded once per tile, not once per product;
-// at most `budget` converted operands at a time (each is about 1.6 KB: a whole 6272 x 512
+namespace {
+// A tensor element's whole content, for telling equal elements apart exactly: its parts and its
+// coordinates, bit for bit (two packings of the same doubles may differ: then they count as two).
+std::uint64_t content_hash(const SampledParts& s) {
+  std::uint64_t h = mix(bits_of(s.value) ^ mix(bits_of(s.magnitude) ^ mix(bits_of(s.floor) + s.terms)));
+  return mix(h ^ (std::uint64_t{s.infinite} | std::uint64_t{s.may_nan} << 1 | std::uint64_t{s.open} << 2));
+}
+bool same_parts(const SampledParts& a, const SampledParts& b) {
+  auto same = [](double x, double y) { return bits_of(x) == bits_of(y); };
+  return same(a.value, b.value) && a.infinite == b.infinite && a.may_nan == b.may_nan && a.at_least_zero == b.at_least_zero &&
+         a.open == b.open && a.nonfinite_terms == b.nonfinite_terms && a.terms == b.terms && same(a.floor, b.floor) &&
+         same(a.low, b.low) && a.low_terms == b.low_terms && same(a.magnitude, b.magnitude) && same(a.squares, b.squares) &&
+         same(a.sources, b.sources);
+}
+std::uint64_t content_hash(const SampledScalar& s) {
+  std::uint64_t h = mix(content_hash(static_cast<const SampledParts&>(s)) ^ bits_of(s.tangent.scale()) ^ mix(bits_of(s.sketch.scale())));
+  for (std::size_t k = 0; k < kSampledPasses; ++k)
+    h = mix(h ^ (std::uint64_t{std::bit_cast<std::uint32_t>(s.tangent.mantissas()[k])} << 32 | std::bit_cast<std::uint32_t>(s.sketch.mantissas()[k])));
+  return h;
+}
+bool same_content(const SampledScalar& a, const SampledScalar& b) {
+  return same_parts(a, b) && a.tangent.same_bits(b.tangent) && a.sketch.same_bits(b.sketch);
+}
+std::uint64_t content_hash(const SampledWide& s) {
+  std::uint64_t h = content_hash(static_cast<const SampledParts&>(s));
+  for (std::size_t k = 0; k < kSampledPasses; ++k) h = mix(h ^ bits_of(s.tangent[k]) ^ mix(bits_of(s.sketch[k])));
+  return h;
+}
+bool same_content(const SampledWide& a, const SampledWide& b) {
+  for (std::size_t k = 0; k < kSampledPasses; ++k)
+    if (bits_of(a.tangent[k]) != bits_of(b.tangent[k]) || bits_of(a.sketch[k]) != bits_of(b.sketch[k])) return false;
+  return same_parts(a, b);
+}
+}  // namespace
+
+// Each operand element converted (tf32 / bf16) and bounded once per tile, not once per product,
+// and equal elements once (a convolution's patches hold each input element at up to a window's
+// positions, and its padding's zeros): the conversion is a function of the element. At most
+// `budget` elements are taken at a time (a converted operand is about 1.6 KB: a whole 6272 x 512
 // weight at once took 5 GB, once per thread). Every element of C still takes its products in
-// increasing k, unpacked once and packed once, and draws are keyed by values, not by order: the
-// tiles change no result.
+// increasing k, unpacked once and packed once, and draws are keyed by values, not by order or
+// place: neither the tiles nor the sharing change any result.
 template <class S>
 void SampledRules::matmul_tiled(const S* A, const S* B, S* C, std::int64_t M, std::int64_t K, std::int64_t N,
                                 std::int64_t budget) const {
@@ -374,20 +415,48 @@ void SampledRules::matmul_tiled(const S* A, const S* B, S* C, std::int64_t M, st
   else if (N < lines) columns = N, rows = std::min(M, lines - N);
   else rows = columns = lines / 2;
   const auto u = [](std::int64_t i) { return static_cast<std::size_t>(i); };
-  std::vector<Operand> a(u(rows * K)), b(u(K * columns));
+  // One side's tile: its distinct elements converted (pool), and each place's index into it.
+  struct Tile {
+    std::vector<Operand> pool;
+    std::vector<const S*> sources;
+    std::vector<std::uint32_t> at;
+    std::unordered_map<std::uint64_t, std::uint32_t> seen;
+    void clear() {
+      pool.clear();
+      sources.clear();
+      at.clear();
+      seen.clear();
+    }
+  };
+  auto take = [&](Tile& t, const S& x) {
+    const std::uint64_t h = content_hash(x);
+    if (const auto it = t.seen.find(h); it != t.seen.end() && same_content(*t.sources[it->second], x)) {
+      t.at.push_back(it->second);
+      return;
+    }
+    const auto i = static_cast<std::uint32_t>(t.pool.size());
+    t.pool.push_back(converted(closed(unpack(x))));
+    t.sources.push_back(&x);
+    t.seen.emplace(h, i);  // on a collision the first stays: the other is converted apart
+    t.at.push_back(i);
+  };
+  Tile a, b;
   for (std::int64_t m0 = 0; m0 < M; m0 += rows) {
     const std::int64_t m1 = std::min(M, m0 + rows);
-    for (std::int64_t i = m0 * K; i < m1 * K; ++i) a[u(i - m0 * K)] = converted(closed(unpack(A[i])));
+    a.clear();
+    for (std::int64_t i = m0 * K; i < m1 * K; ++i) take(a, A[i]);
     for (std::int64_t n0 = 0; n0 < N; n0 += columns) {
       const std::int64_t n1 = std::min(N, n0 + columns), width = n1 - n0;
+      b.clear();
       for (std::int64_t kk = 0; kk < K; ++kk)
-        for (std::int64_t n = n0; n < n1; ++n) b[u(kk * width + n - n0)] = converted(closed(unpack(B[kk * N + n])));
+        for (std::int64_t n = n0; n < n1; ++n) take(b, B[kk * N + n]);
       for (std::int64_t m = m0; m < m1; ++m)
         for (std::int64_t n = n0; n < n1; ++n) {
           S& out = C[m * N + n];
           Scalar c = unpack(out);
           c = as_open(c, c.open ? 0 : bound_of(c));
-          for (std::int64_t kk = 0; kk < K; ++kk) add_product(c, a[u((m - m0) * K + kk)], b[u(kk * width + n - n0)]);
+          for (std::int64_t kk = 0; kk < K; ++kk)
+            add_product(c, a.pool[a.at[u((m - m0) * K + kk)]], b.pool[b.at[u(kk * width + n - n0)]]);
           if constexpr (std::is_same_v<S, SampledWide>) out = c;
           else out = pack(c);
         }

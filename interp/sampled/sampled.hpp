@@ -83,6 +83,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <cstdint>
@@ -144,6 +145,13 @@ class PackedCoordinates {
   static constexpr std::size_t size() { return kSampledPasses; }
   std::array<double, kSampledPasses> unpacked() const;
   friend bool operator==(const PackedCoordinates& a, const PackedCoordinates& b) { return a.unpacked() == b.unpacked(); }
+  /// The stored bits (same_bits: equal bits, so equal values; equal values may differ in bits).
+  const std::array<float, kSampledPasses>& mantissas() const { return mantissa_; }
+  double scale() const { return scale_; }
+  bool same_bits(const PackedCoordinates& o) const {
+    return std::bit_cast<std::uint64_t>(scale_) == std::bit_cast<std::uint64_t>(o.scale_) &&
+           std::bit_cast<std::array<std::uint32_t, kSampledPasses>>(mantissa_) == std::bit_cast<std::array<std::uint32_t, kSampledPasses>>(o.mantissa_);
+  }
 
  private:
   std::array<float, kSampledPasses> mantissa_{};
