@@ -7,7 +7,9 @@
 // "[.sampled_diag]" (verdicts under each profile with and without the tier; SHLO_SAMPLED_TABLES=1
 // prints each report with the tier; SHLO_SAMPLED_SAVE=DIR writes the inputs and the three output
 // sets for `shlo check`) and
-// "[.sampled_parts]" (the largest sigma_hat and sketch per instruction), on SHLO_SAMPLED_FILE.
+// "[.sampled_parts]" (the largest sigma_hat and sketch per instruction and how many elements are
+// unbounded; SHLO_SAMPLED_PROFILE, SHLO_SAMPLED_EVENTS: the values' factors' event count, 1e8 unless
+// set, the check's own is its analysis' event count), on SHLO_SAMPLED_FILE.
 #include <catch2/catch.hpp>
 
 #include <cmath>
