@@ -132,11 +132,14 @@ Sampled sample(const Module& m, const FloatProfile& profile, const std::vector<s
   Sampled out;
   out.factors = sampled_factors(risk / 2, verdicts);
   // Said, not killed for it, where the tier's live values and a product's converted operands
-  // would not fit (about 600 bytes per live element; the analysis' run is over by now).
-  const std::uint64_t need = estimate_peak_memory(m, sizeof(SampledScalar), replicas).peak_bytes +
-                             static_cast<std::uint64_t>(thread_count()) * SampledRules::matmul_scratch_bytes();
-  if (const std::uint64_t have = memory != 0 ? memory : available_memory(); have != 0 && need > have) {
-    out.error = "its live values would take about " + format_bytes(need) + ", more than the " + format_bytes(have) +
+  // would not fit (about 600 bytes per live element; the analysis' run is over by now). A
+  // product's tile holds at most its operands' elements, live values, each about 2.7 times a
+  // packed element: so per thread at most 3 times the peak, and at most the tile's budget.
+  const double live = static_cast<double>(estimate_peak_memory(m, sizeof(SampledScalar), replicas).peak_bytes);  // saturates
+  const double need = live + thread_count() * std::min(static_cast<double>(SampledRules::matmul_scratch_bytes()), 3 * live);
+  if (const std::uint64_t have = memory != 0 ? memory : available_memory(); have != 0 && need > static_cast<double>(have)) {
+    const std::uint64_t shown = need >= 1.8e19 ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(need);
+    out.error = "its live values would take about " + format_bytes(shown) + ", more than the " + format_bytes(have) +
                 " of memory available";
     return out;
   }
