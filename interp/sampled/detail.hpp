@@ -53,6 +53,13 @@ inline double tan_pi(double t) {
   const double q = 2027025 + x * (-945945 + x * (51975 + x * (-630 + x)));
   return std::copysign(beyond ? q / p : p / q, t);
 }
+/// A tensor element's whole content, for telling equal elements apart exactly (packed.cpp): its
+/// parts and its coordinates, bit for bit (two packings of the same doubles may differ: then they
+/// count as two).
+std::uint64_t content_hash(const SampledScalar& s);
+bool same_content(const SampledScalar& a, const SampledScalar& b);
+std::uint64_t content_hash(const SampledWide& s);
+bool same_content(const SampledWide& a, const SampledWide& b);
 /// The smallest float magnitude that no flush to zero makes 0.
 inline constexpr double kSmallestNormal = 0x1p-126;
 

@@ -360,40 +360,6 @@ void SampledRules::mac(Scalar& acc, const Scalar& a, const Scalar& b) const {
   add_product(acc, ca, cb);
 }
 
-namespace {
-// A tensor element's whole content, for telling equal elements apart exactly: its parts and its
-// coordinates, bit for bit (two packings of the same doubles may differ: then they count as two).
-std::uint64_t content_hash(const SampledParts& s) {
-  std::uint64_t h = mix(bits_of(s.value) ^ mix(bits_of(s.magnitude) ^ mix(bits_of(s.floor) + s.terms)));
-  return mix(h ^ (std::uint64_t{s.infinite} | std::uint64_t{s.may_nan} << 1 | std::uint64_t{s.open} << 2));
-}
-bool same_parts(const SampledParts& a, const SampledParts& b) {
-  auto same = [](double x, double y) { return bits_of(x) == bits_of(y); };
-  return same(a.value, b.value) && a.infinite == b.infinite && a.may_nan == b.may_nan && a.at_least_zero == b.at_least_zero &&
-         a.open == b.open && a.nonfinite_terms == b.nonfinite_terms && a.terms == b.terms && same(a.floor, b.floor) &&
-         same(a.low, b.low) && a.low_terms == b.low_terms && same(a.magnitude, b.magnitude) && same(a.squares, b.squares) &&
-         same(a.sources, b.sources);
-}
-std::uint64_t content_hash(const SampledScalar& s) {
-  std::uint64_t h = mix(content_hash(static_cast<const SampledParts&>(s)) ^ bits_of(s.tangent.scale()) ^ mix(bits_of(s.sketch.scale())));
-  for (std::size_t k = 0; k < kSampledPasses; ++k)
-    h = mix(h ^ (std::uint64_t{std::bit_cast<std::uint32_t>(s.tangent.mantissas()[k])} << 32 | std::bit_cast<std::uint32_t>(s.sketch.mantissas()[k])));
-  return h;
-}
-bool same_content(const SampledScalar& a, const SampledScalar& b) {
-  return same_parts(a, b) && a.tangent.same_bits(b.tangent) && a.sketch.same_bits(b.sketch);
-}
-std::uint64_t content_hash(const SampledWide& s) {
-  std::uint64_t h = content_hash(static_cast<const SampledParts&>(s));
-  for (std::size_t k = 0; k < kSampledPasses; ++k) h = mix(h ^ bits_of(s.tangent[k]) ^ mix(bits_of(s.sketch[k])));
-  return h;
-}
-bool same_content(const SampledWide& a, const SampledWide& b) {
-  for (std::size_t k = 0; k < kSampledPasses; ++k)
-    if (bits_of(a.tangent[k]) != bits_of(b.tangent[k]) || bits_of(a.sketch[k]) != bits_of(b.sketch[k])) return false;
-  return same_parts(a, b);
-}
-}  // namespace
 
 // Each operand element converted (tf32 / bf16) and bounded once per tile, not once per product,
 // and equal elements once (a convolution's patches hold each input element at up to a window's
