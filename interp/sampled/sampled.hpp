@@ -210,9 +210,7 @@ class SampledRules {
   Scalar from_literal(std::string_view text) const;
   Scalar from_bits(std::uint64_t bits, FloatFormat f) const;
   Scalar from_double(double x) const;
-  Scalar parse(std::string_view text) const { return from_literal(text); }
   std::string to_string(const Scalar& a) const;
-  double to_double(const Scalar& a) const { return a.value; }
 
   Scalar add(const Scalar& a, const Scalar& b) const;
   Scalar sub(const Scalar& a, const Scalar& b) const;
@@ -231,7 +229,6 @@ class SampledRules {
   Scalar pi() const;
   Scalar map_monotone(const Scalar& a, const RationalMap& f) const;
   Tri compare(CompareDirection d, const Scalar& a, const Scalar& b) const;
-  Scalar select(bool p, const Scalar& a, const Scalar& b) const { return p ? a : b; }
   void mac(Scalar& acc, const Scalar& a, const Scalar& b) const;
 
   // The hooks the kernels ask for (interp/ops): per-element comparisons that may flip, sums
