@@ -78,7 +78,7 @@ std::string profiles_text(const CheckReport& r) {
     bool on = false;
     for (const char* p : kMatmulProfiles) {
       on = on || r.profile == p;
-      if (on) tried += (tried.empty() ? "" : ", ") + std::string(p);
+      if (on && (r.wider_profiles_tried || tried.empty())) tried += (tried.empty() ? "" : ", ") + std::string(p);
     }
     return "none (tried " + (tried.empty() ? r.profile : tried) + ")";
   }

@@ -520,8 +520,11 @@ std::vector<CheckReport> check_float_output_sets(const Module& m, const FloatPro
   std::optional<Sampled> sampled;
   if (options.sampled) sampled = sample(m, profile, inputs, replicas, options.delta / 2, head.events, options.sampled_memory, {});
   std::vector<CheckReport> reports;
-  for (const auto& outputs : output_sets)
+  for (const auto& outputs : output_sets) {
     reports.push_back(judged_report(head, m, d, analysis, sampled ? &*sampled : nullptr, outputs, replicas));
+    reports.back().wider_profiles_tried = false;
+    if (consistent(reports.back().outputs)) reports.back().consistent_profiles = {profile.name};
+  }
   return reports;
 }
 

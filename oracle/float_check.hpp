@@ -132,6 +132,9 @@ struct CheckReport {
   /// consistent with (some element judged, none FAIL or IMPROBABLE); empty when none of those
   /// tried, or when no element was judged (every element's bounds infinite).
   std::vector<std::string> consistent_profiles;
+  /// Whether profiles wider than the checked one were tried (check_float_output_sets tries none:
+  /// its consistent_profiles holds at most the checked one).
+  bool wider_profiles_tried = true;
   Verdict verdict() const;
   bool pass() const { return verdict() == Verdict::Pass; }
 };
@@ -152,8 +155,9 @@ CheckReport check_float_outputs(const Module& m, const FloatProfile& profile, co
                                 const std::function<void(const std::string&)>& progress = {}, const CheckOptions& options = {});
 
 /// The same check of several output sets of one program on the same inputs, with one bound
-/// analysis for all of them (and no search for consistent profiles): e.g. one program
-/// evaluated in several summation orders.
+/// analysis for all of them (and no search of wider profiles: each report's consistent_profiles
+/// holds the checked one where the outputs are consistent with it): e.g. one program evaluated
+/// in several summation orders.
 std::vector<CheckReport> check_float_output_sets(const Module& m, const FloatProfile& profile,
                                                  const std::vector<std::vector<NpyArray>>& inputs,
                                                  const std::vector<std::vector<std::vector<NpyArray>>>& output_sets, int replicas,

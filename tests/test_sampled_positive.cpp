@@ -1,13 +1,16 @@
-// Positive values in the sampled tier (interp/sampled/sampled.hpp, "Positive values"): an exp, a
-// sum of exps and their quotient carry a floor under their float and exact values, so that a
-// softmax whose sum's bound reaches 0 (bf16 logits' errors of tenths, exps' of tens of percent)
-// is divided, and its log taken, per pass exactly instead of being unbounded. Values computed by
-// hand, the rule's control (no floor: unbounded), and the printer's dense train step at a test's
+// Floors in the sampled tier (interp/sampled/sampled.hpp, "Floors"): an exp, a square, a relu
+// and sums, quotients and maxima of such values carry a floor under their float and exact values,
+// so that a softmax whose sum's bound reaches 0 (bf16 logits' errors of tenths, exps' of tens of
+// percent) is divided, and its log taken, and a normalisation's variance plus epsilon within its
+// bound of 0 has its root taken, per pass exactly instead of being unbounded. Values computed by
+// hand, the rules' controls (no floor: unbounded), and the printer's dense train step at a test's
 // scale under `--profile bf16`, where the tier was NO VERDICT.
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <string>
+#include <vector>
 
 #include "ast/mlir_parse.hpp"
 #include "interp/sampled/sampled.hpp"
@@ -51,15 +54,16 @@ TEST_CASE("sampled positive: a softmax whose sum's bound reaches 0 is divided pe
   CHECK(l.value == Approx(std::log(p.value)));
   // Controls: without the floor the quotient and the log are unbounded, as before.
   SampledScalar no_floor = sum;
-  no_floor.low = 0;
+  no_floor.low = -std::numeric_limits<double>::infinity();
   CHECK(d.div(ex, no_floor).infinite);
   SampledScalar p_no_floor = p;
-  p_no_floor.low = 0;
+  p_no_floor.low = -std::numeric_limits<double>::infinity();
   REQUIRE(SampledDomain::bound(p, d.rest_factors()) >= p.value);  // the log needs the floor here
   CHECK(d.log(p_no_floor).infinite);
-  // A negated value has no floor; a max keeps its winner's, a min does not.
-  CHECK(d.neg(ex).low == 0);
+  // A negated value has no floor; a max has the larger of its operands', a min the smaller.
+  CHECK(d.neg(ex).low == -std::numeric_limits<double>::infinity());
   CHECK(d.max(ex, d.from_double(0)).low == ex.low);
+  CHECK(d.min(ex, d.from_double(0)).low == 0);
 }
 
 TEST_CASE("sampled positive: bf16 outputs of the dense train step pass under bf16 at inputs in -1 to 1, where the tier had no verdict",
@@ -88,6 +92,72 @@ TEST_CASE("sampled positive: bf16 outputs of the dense train step pass under bf1
   // And the same bf16 outputs are caught under ieee (the bound is not vacuous).
   const auto ieee = check_float_output_sets(m, float_profile("ieee"), {in}, {sets[1]}, 1, with);
   CHECK((ieee[0].verdict() == Verdict::Fail || ieee[0].verdict() == Verdict::Improbable));
+  // The sets' reports name the profile checked only (no wider one is tried): consistent with
+  // bf16 there, with none under ieee (it once said none for a PASS).
+  CHECK(both[1].consistent_profiles == std::vector<std::string>{"bf16"});
+  CHECK(format_table(both[1]).find("consistent with profiles: bf16\n") != std::string::npos);
+  CHECK(ieee[0].consistent_profiles.empty());
+  CHECK(format_table(ieee[0]).find("consistent with profiles: none (tried ieee)\n") != std::string::npos);
   WARN("mlp_train_step at 8 x 64 x 32, inputs in [-1, 1): bf16 outputs under bf16 at " << both[1].worst_pratio
        << " of the statistical bound, float32 at " << both[0].worst_pratio);
+}
+
+TEST_CASE("sampled positive: a normalisation's variance plus epsilon, within its bound of 0, takes its root per pass by its floor",
+          "[sampled][stat]") {
+  const SampledDomain d(float_profile("ieee"), sampled_factors(1e-9, 10));
+  const double inf = std::numeric_limits<double>::infinity();
+  // 16 positions of one image and channel, nearly equal (a relu zeroed most of the layer below),
+  // whose errors are as large as their spread: the variance's samples spread far beyond the
+  // variance itself, so K sigma_hat of variance + epsilon exceeds it.
+  std::vector<SampledScalar> x;
+  for (int i = 0; i < 16; ++i) {
+    SampledWide w = unpack(d.from_double(0.5 + 1e-3 * std::sin(i)));
+    for (std::size_t k = 0; k < w.tangent.size(); ++k) w.tangent[k] = 2e-3 * std::sin(1.3 * static_cast<double>(k) + i);
+    x.push_back(pack(w));
+  }
+  const SampledScalar n = d.from_literal("16.0"), eps = d.from_literal("1.0e-05");
+  CHECK(n.low <= 16);
+  CHECK(n.low > 15.9999);
+  CHECK(eps.low > 0.99999e-5);
+  CHECK(eps.low <= 1e-5);
+  SampledScalar sum = d.from_double(0);
+  for (const auto& xi : x) sum = d.accumulate(sum, xi);
+  const SampledScalar mean = d.div(d.closed(sum), n);
+  SampledScalar squares = d.from_double(0);
+  std::vector<SampledScalar> dev;
+  for (const auto& xi : x) {
+    dev.push_back(d.sub(xi, mean));
+    const SampledScalar sq = d.mul(dev.back(), dev.back());
+    CHECK(sq.low == 0);  // a square: at least 0, though its bound reaches below 0
+    squares = d.accumulate(squares, sq);
+  }
+  const SampledScalar var = d.div(d.closed(squares), n);
+  CHECK(var.low == 0);  // a sum of squares over a positive divisor
+  const SampledScalar shifted = d.add(var, eps);
+  CHECK(shifted.low > 0.9999e-5);
+  CHECK(shifted.low < 1e-5);
+  REQUIRE(SampledDomain::bound(shifted, d.rest_factors()) > shifted.value);  // within its bound of 0
+  const SampledScalar r = d.rsqrt(shifted);
+  REQUIRE(!r.infinite);
+  CHECK(r.value == Approx(1 / std::sqrt(shifted.value)));
+  for (std::size_t k = 0; k < r.tangent.size(); ++k) {
+    const double sample = shifted.value + shifted.tangent[k];
+    REQUIRE(sample > 0);  // each pass's variance is a sum of its own squares
+    // Each pass exactly (and its own rounding, within 2 ulps of the root).
+    CHECK(r.tangent[k] == Approx(1 / std::sqrt(sample) - r.value).margin(4e-6 * r.value));
+  }
+  // The root is at most eps^-1/2, so its bound is a few hundred, not infinite.
+  CHECK(SampledDomain::bound(r, d.rest_factors()) < 2000);
+  const SampledScalar s = d.sqrt(shifted);
+  CHECK(!s.infinite);
+  CHECK(s.low > 0.99 * std::sqrt(shifted.low));
+  // Controls: without the floor the root is unbounded, as before; a product of two different
+  // values of unknown sign has no floor; a max with 0 (a relu) has 0.
+  SampledScalar no_floor = shifted;
+  no_floor.low = -inf;
+  CHECK(d.rsqrt(no_floor).infinite);
+  CHECK(d.sqrt(no_floor).infinite);
+  CHECK(d.mul(dev[0], dev[1]).low == -inf);
+  CHECK(d.max(dev[0], d.from_literal("0.0")).low == 0);
+  CHECK(d.sub(var, eps).low == -inf);
 }

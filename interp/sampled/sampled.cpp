@@ -122,6 +122,14 @@ void SampledRules::add_source(Scalar& s, double bound, std::uint64_t key) const 
   for (int p = 0; p < P; ++p) s.sketch[static_cast<std::size_t>(p)] += bound * cauchy(k, p);
 }
 
+// Round to nearest is monotone: a rounding of a value at least x >= 0 is at least x (1 - unit),
+// less what gradual underflow or a flush to zero may take, and never below 0.
+double SampledRules::rounded_floor(double x, double unit) const {
+  if (!std::isfinite(x)) return -kInf;
+  const double tiny = profile_.flush_to_zero ? kSmallestNormal : 0x1p-149;
+  return x >= 0 ? std::max(0.0, x * (1 - unit) - tiny) : x * (1 + unit) - tiny;
+}
+
 // ---- Values in ----------------------------------------------------------------------------
 
 SampledWide SampledRules::from_rational(const Rational& q) const {
@@ -131,6 +139,7 @@ SampledWide SampledRules::from_rational(const Rational& q) const {
   if (!std::isfinite(f)) return unbounded(v);
   Scalar s = exact_value(v);
   add_source(s, std::fabs(v - f) + kDouble * std::fabs(v), bits_of(v));
+  if (v >= 0 && f >= 0) s.low = std::min(v, f) * (1 - kDouble);  // q itself within 2^-53 of v
   return s;
 }
 
@@ -148,7 +157,12 @@ SampledWide SampledRules::from_literal(std::string_view text) const {
 SampledWide SampledRules::from_bits(std::uint64_t bits, FloatFormat f) const {
   const double v = F64Domain{}.from_bits(bits, f);
   if (std::isnan(v)) return unbounded(v);
-  if (std::isinf(v) || f == FloatFormat::Binary32) return exact_value(v);
+  if (std::isinf(v)) return exact_value(v);
+  if (f == FloatFormat::Binary32) {
+    Scalar s = exact_value(v);
+    if (v >= 0) s.low = v;
+    return s;
+  }
   return from_rational(rational_from_double(v));
 }
 
@@ -206,7 +220,7 @@ SampledWide SampledRules::operand_rounded(const Scalar& a) const {
   // value is converted the same way at every use): a rounding as rounded() takes it.
   if (operand_unit_ == 0 || a.infinite || sure(a)) return a;  // an infinity or NaN converts to itself
   Scalar r = a;
-  r.low = a.low * (1 - operand_unit_);
+  r.low = rounded_floor(a.low, operand_unit_);
   const std::uint64_t key = key_of(kOperand, a);
   add_relative_rounding(r, operand_unit_, rest_.Q * sketch_rank(a), key);
   add_source(r, 0x1p-150, key);
@@ -221,7 +235,7 @@ SampledWide SampledRules::closed(const Scalar& s) const {
   result.nonfinite_terms = 0;
   result.floor = 0;
   result.at_least_zero = false;
-  result.low = 0;
+  result.low = -kInf;
   result.low_terms = 0;
   result.magnitude = result.squares = result.sources = 0;
   if (s.nonfinite_terms == 3) return exact_value(kNaN);  // a NaN term, or +inf and -inf: NaN in any order
@@ -256,9 +270,9 @@ SampledWide SampledRules::closed(const Scalar& s) const {
   // The terms' own sources (one G for all: the sum's), the double run's additions, underflow.
   add_source(result, s.sources + (n > 1 ? (n - 1) * 0x1p-53 * s.magnitude : 0) + 2 * n * (profile_.flush_to_zero ? 0x1p-126 : 0x1p-150),
              key);
-  // Every term positive with a floor: the exact sum is at least theirs, the float one at least
-  // that less gamma_(n-1) of it.
-  if (s.terms > 0 && s.low_terms == s.terms && s.low > 0) result.low = s.low * (1 - gamma);
+  // Every term with a floor of at least 0: the exact sum is at least theirs, the float one (each
+  // partial sum a sum of nonnegative floats) at least that less gamma_(n-1) of it.
+  if (s.terms > 0 && s.low_terms == s.terms) result.low = rounded_floor(s.low, gamma);
   return result;
 }
 
@@ -335,8 +349,8 @@ SampledWide as_open(const SampledWide& acc, double bound) {
   }
   s.terms = acc.value != 0 || bound != 0 ? 1 : 0;
   s.magnitude = std::fabs(acc.value) + bound;
-  s.low_terms = s.terms == 1 && acc.low > 0 ? 1 : 0;
-  if (s.low_terms == 0) s.low = 0;
+  s.low_terms = s.terms == 1 && acc.low >= 0 ? 1 : 0;
+  if (s.low_terms == 0) s.low = 0;  // from here, the sum of its terms' floors
   return s;
 }
 }  // namespace
@@ -459,7 +473,7 @@ SampledWide SampledRules::accumulate(const Scalar& acc_in, const Scalar& x_in) c
   acc.value += x.value;
   acc.terms += 1;
   acc.magnitude += std::fabs(x.value) + bx;
-  if (x.low > 0) {
+  if (x.low >= 0) {
     acc.low += x.low;
     acc.low_terms += 1;
   }
@@ -475,7 +489,9 @@ SampledWide SampledRules::add(const Scalar& a_in, const Scalar& b_in) const {
   Scalar r;
   r.value = a.value + b.value;
   combine(r, a, 1, b, 1);
-  return rounded(r, key_of(kAdd, a, b), 0.5);
+  r = rounded(r, key_of(kAdd, a, b), 0.5);
+  if (a.low >= 0 && b.low >= 0) r.low = rounded_floor(a.low + b.low, kUnit);  // a variance plus its epsilon
+  return r;
 }
 
 SampledWide SampledRules::sub(const Scalar& a_in, const Scalar& b_in) const {
@@ -498,7 +514,13 @@ SampledWide SampledRules::mul(const Scalar& a_in, const Scalar& b_in) const {
   combine(r, b.s, a.s.value, a.s, b.s.value);
   for (int p = 0; p < P; ++p) r.tangent[static_cast<std::size_t>(p)] += second_order(a, b, p);
   add_source(r, second_order_rest(a, b), key_of(kMul, a.s, b.s));
-  return rounded(r, key_of(kMul, a.s, b.s), 0.5);
+  r = rounded(r, key_of(kMul, a.s, b.s), 0.5);
+  // A square (the same value twice: same number, same coordinates) is at least 0, float and
+  // exact; a product of two values with floors of at least 0, at least theirs.
+  const bool square = a.s.value == b.s.value && same_content(ca, cb);
+  const double both = a.s.low >= 0 && b.s.low >= 0 ? rounded_floor(a.s.low * b.s.low, kUnit) : -kInf;
+  r.low = std::max(both, square ? 0.0 : -kInf);
+  return r;
 }
 
 SampledWide SampledRules::div(const Scalar& a_in, const Scalar& b_in) const {
@@ -514,12 +536,12 @@ SampledWide SampledRules::div(const Scalar& a_in, const Scalar& b_in) const {
   // (a + e_a)/(b + e_b) - a/b = (e_a - q e_b)/b - (e_a - q e_b) e_b / (b (b + e_b)).
   add_source(r, (ba + std::fabs(q) * bb) * bb / (d * (d - bb)), key_of(kDiv, a, b));
   r = rounded(r, key_of(kDiv, a, b), profile_.div);
-  if (a.low > 0 && b.value > 0) r.low = a.low / (b.value + bb) * (1 - 2 * kUlp);
+  if (a.low >= 0 && b.value > 0) r.low = rounded_floor(a.low / (b.value + bb), (profile_.div + 1) * kUlp);
   return r;
 }
 
 // a / b for a positive divisor whose bound reaches 0 but whose floor does not (sampled.hpp,
-// "Positive values"): each pass exactly, (a + t_a) / (b + t_b) - a / b = (t_a - q t_b) / (b + t_b);
+// "Floors"): each pass exactly, (a + t_a) / (b + t_b) - a / b = (t_a - q t_b) / (b + t_b);
 // the rests R (the sketch parts) to first order, (R_a - q R_b) / b, and what that leaves out as a
 // source: the rests' whole effect (R_a - q' R_b) / (b + e_b), q' = (a + T_a) / (b + T_b), is
 // within (R_a + |q'| R_b) / low, |q'| within (|a| + B_a) / low, and the first-order part within
@@ -539,7 +561,7 @@ SampledWide SampledRules::positive_div(const Scalar& a, const Scalar& b) const {
   add_source(r, (rest_a + q_most * rest_b) / low + (rest_a + std::fabs(q) * rest_b) / b.value, key_of(kDiv, a, b) + 1);
   r = rounded(r, key_of(kDiv, a, b), profile_.div);
   // Its floor: a's over b's largest value (b + B_b), the bound's event.
-  if (a.low > 0) r.low = a.low / (b.value + bound_of(b)) * (1 - 2 * kUlp);
+  if (a.low >= 0) r.low = rounded_floor(a.low / (b.value + bound_of(b)), (profile_.div + 1) * kUlp);
   return r;
 }
 
@@ -547,7 +569,7 @@ SampledWide SampledRules::neg(const Scalar& a_in) const {
   Scalar r = closed(a_in);
   if (r.infinite) return unbounded(-r.value);
   r.value = -r.value;
-  r.low = 0;
+  r.low = -kInf;
   for (double& t : r.tangent) t = -t;
   for (double& t : r.sketch) t = -t;
   return r;
@@ -563,7 +585,8 @@ SampledWide SampledRules::abs(const Scalar& a_in) const {
     r.value = std::fabs(a.value);
     return r;
   }
-  const Scalar r = a.value < 0 ? neg(a) : a;
+  Scalar r = a.value < 0 ? neg(a) : a;
+  r.low = std::max(r.low, 0.0);
   if (std::fabs(a.value) > bound_of(a)) return r;
   Scalar d;  // the loser's error minus the winner's: -2 sign(a) e_a
   combine(d, r, -2, r, 0);
@@ -586,14 +609,19 @@ SampledWide SampledRules::pick(const Scalar& a_in, const Scalar& b_in, bool larg
   const Scalar a = closed(a_in), b = closed(b_in);
   if (sure_nan(a) || sure_nan(b)) return exact_value(kNaN);  // IEEE maximum and minimum propagate NaN
   const bool a_wins = larger ? a.value >= b.value : a.value <= b.value;
-  if (decided(a, b)) return a_wins ? a : b;
+  if (decided(a, b)) {
+    Scalar r = a_wins ? a : b;
+    if (larger) r.low = std::max(a.low, b.low);  // a max is at least each operand's float
+    return r;
+  }
   if (a.infinite || b.infinite) return unbounded(a_wins ? a.value : b.value);
   const Scalar& winner = a_wins ? a : b;
   const Scalar& loser = a_wins ? b : a;
   Scalar d;  // the loser's error minus the winner's, as coordinates
   combine(d, loser, 1, winner, -1);
   Scalar r = near_kink(winner, d, std::fabs(a.value - b.value), larger ? 1 : -1);
-  if (!larger) r.low = 0;  // a max is at least its winner's float, a min may be the loser's
+  // A max is at least each operand's float (a relu's: 0), a min at least the lesser floor.
+  r.low = larger ? std::max(a.low, b.low) : std::min(a.low, b.low);
   return r;
 }
 
@@ -664,23 +692,29 @@ SampledWide SampledRules::exp(const Scalar& a_in) const {
   }
   Scalar r = smooth(a, e, e, std::exp(a.value + ba), exp_change, profile_.exp, kExp);
   // The float and exact values are at least e^(x - B) (less the allowance and a margin).
-  if (!r.infinite) r.low = std::exp(a.value - ba) * (1 - (profile_.exp + 2) * kUlp);
+  if (!r.infinite) r.low = rounded_floor(std::exp(a.value - ba), (profile_.exp + 2) * kUlp);
   return r;
+}
+
+// The least value a's float and exact values may take for a log or a root: a - B_a where that is
+// positive; else, where a has a positive floor, the floor, and then every pass's sample must be
+// positive too (each pass is taken through f exactly, and a sample at or below 0 has no model
+// here); else 0 (the caller's result is unbounded).
+double SampledRules::positive_low(const Scalar& a) const {
+  const double ba = bound_of(a);
+  if (a.value > ba) return a.value - ba;
+  if (!(a.low > 0 && a.value > 0)) return 0;
+  for (double t : a.tangent)
+    if (!(a.value + t > 0)) return 0;
+  return a.low;
 }
 
 SampledWide SampledRules::log(const Scalar& a_in) const {
   if (a_in.may_nan) return with_nan(log(without_nan(a_in)));
   const Scalar a = closed(a_in);
   if (sure(a)) return a.value > 0 ? sure_inf(1, a.floor > 1 ? std::log(a.floor) : 0) : exact_value(kNaN);
-  const double ba = bound_of(a);
-  // A positive operand whose bound reaches 0 but whose floor does not: each pass exactly (a
-  // sample at or below 0 has no model here).
-  const bool by_floor = !(a.value > ba) && a.low > 0 && a.value > 0;
-  if (by_floor)
-    for (double t : a.tangent)
-      if (!(a.value + t > 0)) return unbounded(std::log(a.value));
-  if (!(a.value > ba) && !by_floor) return unbounded(std::log(a.value));
-  const double low = by_floor ? a.low : a.value - ba;
+  const double low = positive_low(a);
+  if (!(low > 0)) return unbounded(std::log(a.value));
   return smooth(a, std::log(a.value), 1 / a.value, 1 / (low * low), log_change, profile_.log, kLog);
 }
 
@@ -688,20 +722,20 @@ SampledWide SampledRules::sqrt(const Scalar& a_in) const {
   if (a_in.may_nan) return with_nan(sqrt(without_nan(a_in)));
   const Scalar a = closed(a_in);
   if (sure(a)) return a.value > 0 ? sure_inf(1, std::sqrt(a.floor)) : exact_value(kNaN);
-  const double ba = bound_of(a);
-  if (ba == 0 && a.value == 0) return exact_value(0);
-  if (!(a.value > ba)) return unbounded(std::sqrt(a.value));
-  const double low = a.value - ba, r = std::sqrt(a.value);
-  return smooth(a, r, 1 / (2 * r), 1 / (4 * low * std::sqrt(low)), sqrt_change, profile_.sqrt, kSqrt);
+  if (bound_of(a) == 0 && a.value == 0) return exact_value(0);
+  const double low = positive_low(a), r = std::sqrt(a.value);
+  if (!(low > 0)) return unbounded(r);
+  Scalar out = smooth(a, r, 1 / (2 * r), 1 / (4 * low * std::sqrt(low)), sqrt_change, profile_.sqrt, kSqrt);
+  if (!out.infinite) out.low = rounded_floor(std::sqrt(low), (profile_.sqrt + 1) * kUlp);
+  return out;
 }
 
 SampledWide SampledRules::rsqrt(const Scalar& a_in) const {
   if (a_in.may_nan) return with_nan(rsqrt(without_nan(a_in)));
   const Scalar a = closed(a_in);
   if (sure(a)) return a.value > 0 ? finite_of_sure(a, 0, 1 / std::sqrt(a.floor)) : exact_value(kNaN);  // rsqrt(inf) = 0
-  const double ba = bound_of(a);
-  if (!(a.value > ba)) return unbounded(1 / std::sqrt(a.value));
-  const double low = a.value - ba, r = 1 / std::sqrt(a.value);
+  const double low = positive_low(a), r = 1 / std::sqrt(a.value);
+  if (!(low > 0)) return unbounded(r);
   return smooth(a, r, -r / (2 * a.value), 3 / (4 * low * low * std::sqrt(low)), rsqrt_change, profile_.rsqrt, kRsqrt);
 }
 
@@ -796,7 +830,7 @@ SampledWide SampledRules::scatter_term(const Scalar& source_in, Membership m) co
   // Chosen in one run and maybe not in the other: the float term is the source or nothing.
   Scalar r = m.exact ? s : exact_value(0);
   r.may_nan = s.may_nan;
-  r.low = 0;
+  r.low = std::min(s.low, 0.0);
   add_source(r, std::fabs(s.value) + (m.exact ? 2 : 1) * bs, key_of(kScatter, s) + m.exact);
   return r;
 }

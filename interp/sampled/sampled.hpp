@@ -74,11 +74,13 @@
 // op on it may be NaN too, a comparison with it may go either way, and the check lets a NaN pass
 // there (the bound analysis' "values that may be NaN").
 //
-// Positive values: an exp, a sum of exps and their quotient carry a floor `low` > 0 under their
-// float and exact values. A divisor or a log's operand whose bound reaches 0 but whose floor does
-// not (a softmax's sum under bf16, whose exps' errors are tens of percent) is taken per pass
-// exactly, (a + t_a) / (b + t_b) - a / b and log(v + t) - log(v), as smooth functions are, with
-// the floor in place of value - bound where the second-order rest needs one.
+// Floors: an exp, a square, a relu, a nonnegative literal, and sums, quotients and maxima of
+// such values carry a floor `low` under their float and exact values (0 for a square). A divisor,
+// a log's or a root's operand whose bound reaches 0 but whose floor does not (a softmax's sum
+// under bf16, whose exps' errors are tens of percent; a variance plus its epsilon) is taken per
+// pass exactly, (a + t_a) / (b + t_b) - a / b, log(v + t) - log(v), rsqrt(v + t) - rsqrt(v), as
+// smooth functions are, with the floor in place of value - bound where the second-order rest
+// needs one.
 #pragma once
 
 #include <algorithm>
@@ -122,10 +124,11 @@ struct SampledParts {
   // A sure infinity's (see below): its exact value is at least this in magnitude (infinite for a
   // literal infinity, 0 where nothing is known); of an open sum, its sure infinities' floors summed.
   double floor = 0;
-  // A positive value's floor: its float and exact values are at least `low` > 0 but for the
-  // bounds' events (an exp: e^(x - B_x); a sum of such terms; their quotient), 0 where none is
-  // known. Of an open sum: its terms' lows summed, over `low_terms` of its terms.
-  double low = 0;
+  // A floor under the value's float and exact values: both are at least `low` but for the bounds'
+  // events (an exp: e^(x - B_x); a square, a relu: 0; sums, quotients and maxima of such
+  // values); -inf where none is known. Of an open sum: its terms' floors summed (those at least
+  // 0), over `low_terms` of its terms.
+  double low = -std::numeric_limits<double>::infinity();
   std::uint32_t low_terms = 0;
   double magnitude = 0;     // sum of |t_i| + B_i: bounds every computed partial sum, in any order
   double squares = 0;       // sum of (|p_i| + B_i)^2 over the products: their own roundings' ranges
@@ -280,6 +283,11 @@ class SampledRules {
   int sure_sign(const Scalar& a) const;
   Scalar finite_of_sure(const Scalar& from, double value, double distance) const;
   Scalar positive_div(const Scalar& a, const Scalar& b) const;  // a / b by a positive divisor's floor
+  /// A floor under a rounding (relative `unit`, gradual underflow or flush to zero) of values at
+  /// least x; -inf for none.
+  double rounded_floor(double x, double unit) const;
+  /// The least value a log's or a root's operand a (closed) may take, 0 where none is known.
+  double positive_low(const Scalar& a) const;
   Scalar near_kink(const Scalar& winner, const Scalar& difference, double g, double s) const;
   using Change = double (*)(double v, double t);  // f(v + t) - f(v)
   Scalar smooth(const Scalar& a, double value, double slope, double curvature, Change change, double ulps, std::uint64_t op) const;
