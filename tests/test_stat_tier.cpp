@@ -463,6 +463,27 @@ TEST_CASE("stat tier: honest float32 outputs in four orders and on the CUDA host
   CHECK(train.worst_pratio < 1);
 }
 
+// cifar8_bn_fwd at a batch of 8, where the analysis alone has no verdict at inputs of both signs
+// and the sampled tier judges every element (tests/test_sampled.cpp: TF32 and bf16 caught there):
+// its honest evaluations, four orders and the CUDA host path, must lie within the tier's bound.
+TEST_CASE("stat tier: honest float32 outputs of cifar8_bn_fwd at 8 in four orders and on the CUDA host path are never IMPROBABLE with the sampled tier",
+          "[bound][stat][sampled][artifacts]") {
+  if (!std::ifstream(artifact("cifar8_bn_fwd"))) {
+    WARN("skipped: " << artifact("cifar8_bn_fwd") << " is absent");
+    return;
+  }
+  CheckOptions sampled;
+  sampled.sampled = true;
+  const HonestFigures f = honest_sweep("cifar8_bn_fwd_8", kAllRanges, {4}, sampled);
+  WARN("cifar8_bn_fwd at 8 with the sampled tier: " << f.checks << " checks (" << f.no_verdict
+                                                    << " NO VERDICT), worst honest error over the statistical bound " << f.worst_pratio
+                                                    << " at " << f.worst_at);
+  CHECK(f.checks == 15);
+  CHECK(f.no_verdict == 0);
+  CHECK(f.worst_pratio > 0);
+  CHECK(f.worst_pratio < 1);
+}
+
 // The measurement (docs/measurements.md, bench/stat_sweep.sh): the two small convolutional
 // programs and every program of the first ladder, every range, SHLO_SWEEP_SEEDS seeds
 // (default 10). Hidden: hours on a loaded machine.
