@@ -6,7 +6,8 @@
 // diagnostics at the end:
 // "[.sampled_diag]" (verdicts under each profile with and without the tier; SHLO_SAMPLED_TABLES=1
 // prints each report with the tier; SHLO_SAMPLED_SAVE=DIR writes the inputs and the three output
-// sets for `shlo check`) and
+// sets for `shlo check`; SHLO_SAMPLED_PROFILES="bf16 ..." judges under those profiles only,
+// SHLO_SAMPLED_ONLY=1 with the tier only: a full-size program takes half an hour per profile) and
 // "[.sampled_parts]" (the largest sigma_hat and sketch per instruction and how many elements are
 // unbounded; SHLO_SAMPLED_PROFILE, SHLO_SAMPLED_EVENTS: the values' factors' event count, 1e8 unless
 // set, the check's own is its analysis' event count), on SHLO_SAMPLED_FILE.
@@ -41,6 +42,7 @@ struct Judged {
   Verdict verdict[2][3][3];
   double pratio[2][3][3];
   std::string error[3];  // the sampled tier's, per profile
+  bool judged[2][3] = {};  // which of them ran (SHLO_SAMPLED_PROFILES, SHLO_SAMPLED_ONLY)
 };
 
 Judged judge_all(const std::string& text, const Arrays& in) {
@@ -59,8 +61,11 @@ Judged judge_all(const std::string& text, const Arrays& in) {
     }
   }
   Judged j{};
-  for (int s = 0; s < 2; ++s)
+  const std::string profiles = " " + env_or("SHLO_SAMPLED_PROFILES", "ieee tf32 bf16") + " ";
+  for (int s = env_or("SHLO_SAMPLED_ONLY", "0") == "1" ? 1 : 0; s < 2; ++s)
     for (int p = 0; p < 3; ++p) {
+      j.judged[s][p] = profiles.find(std::string(" ") + kProfiles[p] + " ") != std::string::npos;
+      if (!j.judged[s][p]) continue;
       CheckOptions options;
       options.sampled = s == 1;
       const auto reports = check_float_output_sets(m, float_profile(kProfiles[p]), {in}, sets, 1, options);
@@ -79,9 +84,10 @@ Judged judge_all(const std::string& text, const Arrays& in) {
 void print(const Judged& j, const char* what) {
   for (int s = 0; s < 2; ++s)
     for (int p = 0; p < 3; ++p)
-      std::printf("%s %-8s under %-4s: f32 %-10s %9.3g  tf32 %-10s %9.3g  bf16 %-10s %9.3g\n", what, s ? "sampled" : "analysis",
-                  kProfiles[p], verdict_name(j.verdict[s][p][0]), j.pratio[s][p][0], verdict_name(j.verdict[s][p][1]),
-                  j.pratio[s][p][1], verdict_name(j.verdict[s][p][2]), j.pratio[s][p][2]);
+      if (j.judged[s][p])
+        std::printf("%s %-8s under %-4s: f32 %-10s %9.3g  tf32 %-10s %9.3g  bf16 %-10s %9.3g\n", what, s ? "sampled" : "analysis",
+                    kProfiles[p], verdict_name(j.verdict[s][p][0]), j.pratio[s][p][0], verdict_name(j.verdict[s][p][1]),
+                    j.pratio[s][p][1], verdict_name(j.verdict[s][p][2]), j.pratio[s][p][2]);
   for (int p = 0; p < 3; ++p)
     if (!j.error[p].empty()) std::printf("%s: the sampled tier under %s judged nothing: %s\n", what, kProfiles[p], j.error[p].c_str());
 }
