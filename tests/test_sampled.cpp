@@ -264,6 +264,43 @@ TEST_CASE("sampled tier: a product of two errors is taken per pass, with its mea
   CHECK(mean > 0);
 }
 
+TEST_CASE("sampled tier: a smooth function's rest wider than its spread is bounded by the spread", "[sampled]") {
+  // x = 0.3 with a rest (sketch part) of scale 50 and small tangents: tanh(x + R) - tanh(x) is
+  // within 2 whatever R is, so tanh(x)'s bound is a few times 2, not the rest through tanh'(x).
+  const SampledDomain d(float_profile("ieee"), sampled_factors(1e-9, 10));
+  SampledWide w = unpack(d.from_double(0.3));
+  for (std::size_t k = 0; k < w.sketch.size(); ++k) {
+    w.tangent[k] = 1e-3 * std::sin(0.7 * static_cast<double>(k) + 1);
+    w.sketch[k] = 50 * std::tan(0.049 * static_cast<double>(k) - 1.5);  // Cauchy-like, scale tens
+  }
+  const SampledScalar x = pack(w);
+  const double rest = d.rest_factors().Q * SampledDomain::sketch_rank(x);
+  REQUIRE(rest > 20);
+  const SampledScalar t = d.tanh(x);
+  REQUIRE(!t.infinite);
+  const double bound = SampledDomain::bound(t, d.rest_factors());
+  CHECK(bound < 20);  // about Q times the 48th of 64 |Cauchy| draws of scale 2
+  CHECK(bound > 2);   // and never below the spread itself
+  // The tangents still go through tanh exactly, pass by pass (plus the rounding's draw: a few
+  // ulps of the value and its rest).
+  for (std::size_t k = 0; k < t.tangent.size(); ++k)
+    CHECK(t.tangent[k] == Approx(std::tanh(0.3 + x.tangent[k]) - t.value).margin(3e-5));
+  // Control: a rest well within the spread keeps its first-order part through tanh'(x), sample by
+  // sample (its correlations with other values), not a source (plus the roundings' sources).
+  for (std::size_t k = 0; k < w.sketch.size(); ++k) w.sketch[k] *= 1e-6;
+  const SampledScalar small_x = pack(w), small = d.tanh(small_x);
+  const double slope = 1 - std::tanh(0.3) * std::tanh(0.3);
+  double dot = 0, xx = 0, yy = 0;
+  for (std::size_t k = 0; k < small.sketch.size(); ++k) {
+    dot += small.sketch[k] * small_x.sketch[k];
+    xx += small_x.sketch[k] * small_x.sketch[k];
+    yy += small.sketch[k] * small.sketch[k];
+  }
+  CHECK(dot / std::sqrt(xx * yy) > 0.95);            // the operand's sketch, sample by sample
+  CHECK(dot / xx == Approx(slope).epsilon(0.05));    // through tanh'(x)
+  CHECK(SampledDomain::bound(small, d.rest_factors()) < 0.01);
+}
+
 TEST_CASE("sampled tier: a product in tiles of operands gives what one tile gives, element by element", "[sampled]") {
   // 5 x 7 times 7 x 6 with errors on both sides, under tf32 (each operand converted once per
   // tile): a budget of 7 operands takes one row of A and one column of B at a time.
@@ -461,16 +498,20 @@ TEST_CASE("sampled tier: the parts of each output's bound", "[.sampled_parts]") 
         if (found == values[0].end()) return;
         if (const auto* t = std::get_if<Tensor<SampledScalar>>(&found->second)) {
           double s = 0, p = 0, v = 0;
-          int unbounded = 0;
+          int unbounded = 0, near_zero = 0, floored = 0;  // bounded but within the bound of 0; of those, with a floor > 0
           for (const auto& x0 : t->data) {
             const auto x = d.closed(x0);
             unbounded += x.infinite;
             s = std::max(s, SampledDomain::sigma_hat(x));
             p = std::max(p, SampledDomain::sketch_rank(x));
             v = std::max(v, std::fabs(x.value));
+            if (!x.infinite && std::isfinite(x.value) && !(std::fabs(x.value) > SampledDomain::bound(x, d.rest_factors()))) {
+              ++near_zero;
+              floored += x.low > 0;
+            }
           }
-          std::printf("%-8s %-22s max|v| %10.3g  max sigma %10.3g  max sketch %10.3g  unbounded %d\n", inst.result.c_str(), op_name(inst.op), v, s,
-                      p, unbounded);
+          std::printf("%-8s %-22s max|v| %10.3g  max sigma %10.3g  max sketch %10.3g  unbounded %d  near 0 %d (floored %d)\n", inst.result.c_str(),
+                      op_name(inst.op), v, s, p, unbounded, near_zero, floored);
         }
       });
   std::printf("rest factors K %.3g Q %.3g\n", d.rest_factors().K, d.rest_factors().Q);

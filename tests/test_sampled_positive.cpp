@@ -151,6 +151,18 @@ TEST_CASE("sampled positive: a normalisation's variance plus epsilon, within its
   const SampledScalar s = d.sqrt(shifted);
   CHECK(!s.infinite);
   CHECK(s.low > 0.99 * std::sqrt(shifted.low));
+  // A pass whose sample falls below the floor (through the parts the model takes apart: a
+  // square's rest stand-in) is taken at the floor, where no evaluation is below: the root's
+  // largest value there, eps^-1/2; and a quotient by it likewise. (It was unbounded.)
+  SampledWide below = unpack(shifted);
+  below.tangent[0] = -2 * below.value;
+  const SampledScalar clamped = d.rsqrt(pack(below));
+  REQUIRE(!clamped.infinite);
+  CHECK(clamped.tangent[0] == Approx(1 / std::sqrt(shifted.low) - clamped.value).epsilon(1e-5));
+  CHECK(clamped.tangent[1] == Approx(r.tangent[1]).margin(1e-3));  // the other passes as before (but their rounding's draw)
+  const SampledScalar quotient = d.div(eps, pack(below));
+  REQUIRE(!quotient.infinite);
+  CHECK(quotient.tangent[0] == Approx(eps.value / shifted.low - quotient.value).epsilon(1e-5));
   // Controls: without the floor the root is unbounded, as before; a product of two different
   // values of unknown sign has no floor; a max with 0 (a relu) has 0.
   SampledScalar no_floor = shifted;

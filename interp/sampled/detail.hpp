@@ -1,5 +1,6 @@
-// Helpers shared by the sampled domain's translation units (sampled.cpp, nonfinite.cpp): draw
-// keys and the values that carry no coordinates (exact, sure infinities and NaN, unbounded).
+// Helpers shared by the sampled domain's translation units (sampled.cpp, smooth.cpp,
+// nonfinite.cpp, packed.cpp): draw keys, constants, and the values that carry no coordinates
+// (exact, sure infinities and NaN, unbounded).
 #pragma once
 
 #include <bit>
@@ -62,5 +63,31 @@ std::uint64_t content_hash(const SampledWide& s);
 bool same_content(const SampledWide& a, const SampledWide& b);
 /// The smallest float magnitude that no flush to zero makes 0.
 inline constexpr double kSmallestNormal = 0x1p-126;
+
+inline constexpr int P = kSampledPasses;
+inline constexpr double kUnit = 0x1p-24;    // float32's unit roundoff
+inline constexpr double kUlp = 0x1p-23;     // an ulp of a float32 in [1, 2)
+inline constexpr double kDouble = 0x1p-52;  // the double run's own error, relative, per op (libm within 1 ulp)
+inline constexpr double kFloatMax = 3.4028234663852886e38;
+
+/// Operation numbers for the draws' keys.
+enum OpKey : std::uint64_t {
+  kAdd = 1, kSub, kMul, kDiv, kExp, kLog, kSqrt, kRsqrt, kTanh, kLogistic, kOperand, kSumClose, kPi, kSelect, kScatter
+};
+/// A draw's key for op on a (and b): the op and its operands' identities.
+inline std::uint64_t key_of(std::uint64_t op, const SampledWide& a) { return mix(op ^ mix(identity(a))); }
+inline std::uint64_t key_of(std::uint64_t op, const SampledWide& a, const SampledWide& b) {
+  return mix(op ^ mix(identity(a) ^ mix(identity(b) + 0x632be59bd9b4e019ull)));
+}
+/// A value whose float evaluation may be NaN besides its numbers (sampled.hpp): the flag off, for
+/// the op's own rule, and back on its result.
+inline SampledWide without_nan(SampledWide s) {
+  s.may_nan = false;
+  return s;
+}
+inline SampledWide with_nan(SampledWide s) {
+  if (!sure_nan(s)) s.may_nan = true;
+  return s;
+}
 
 }  // namespace shlo::sampled_detail

@@ -18,17 +18,7 @@ using namespace sampled_detail;
 
 namespace {
 
-constexpr int P = kSampledPasses;
-constexpr double kUnit = 0x1p-24;           // float32's unit roundoff
-constexpr double kUlp = 0x1p-23;            // an ulp of a float32 in [1, 2)
-constexpr double kDouble = 0x1p-52;         // the double run's own error, relative, per op (libm within 1 ulp)
-constexpr double kFloatMax = 3.4028234663852886e38;
-
 constexpr std::uint64_t kRestKey = 0x7c1f3a9e52d4b681ull;
-std::uint64_t key_of(std::uint64_t op, const SampledWide& a) { return mix(op ^ mix(identity(a))); }
-std::uint64_t key_of(std::uint64_t op, const SampledWide& a, const SampledWide& b) {
-  return mix(op ^ mix(identity(a) ^ mix(identity(b) + 0x632be59bd9b4e019ull)));
-}
 
 /// The standard normal quantile (Acklam's rational approximation, relative error below 1.2e-9).
 double normal_quantile(double p) {
@@ -85,25 +75,11 @@ void combine(SampledWide& r, const SampledWide& a, double ca, const SampledWide&
   }
   r.infinite = a.infinite || b.infinite;
 }
-/// A value whose float evaluation may be NaN besides its numbers (sampled.hpp): the flag off, for
-/// the op's own rule, and back on its result.
-SampledWide without_nan(SampledWide s) {
-  s.may_nan = false;
-  return s;
-}
-SampledWide with_nan(SampledWide s) {
-  if (!sure_nan(s)) s.may_nan = true;
-  return s;
-}
 /// An open sum's sure infinite or NaN term.
 void add_nonfinite_term(SampledWide& acc, const SampledWide& t) {
   acc.nonfinite_terms |= std::isnan(t.value) ? 3 : t.value > 0 ? 1 : 2;
   acc.floor += t.floor;  // used only where every such term has one sign
 }
-// Operation numbers for the draws' keys.
-enum OpKey : std::uint64_t {
-  kAdd = 1, kSub, kMul, kDiv, kExp, kLog, kSqrt, kRsqrt, kTanh, kLogistic, kOperand, kSumClose, kPi, kSelect, kScatter
-};
 
 }  // namespace
 
@@ -545,15 +521,14 @@ SampledWide SampledRules::div(const Scalar& a_in, const Scalar& b_in) const {
 // the rests R (the sketch parts) to first order, (R_a - q R_b) / b, and what that leaves out as a
 // source: the rests' whole effect (R_a - q' R_b) / (b + e_b), q' = (a + T_a) / (b + T_b), is
 // within (R_a + |q'| R_b) / low, |q'| within (|a| + B_a) / low, and the first-order part within
-// (R_a + |q| R_b) / b.
+// (R_a + |q| R_b) / b. A divisor's sample below its floor is taken at the floor (as at_least).
 SampledWide SampledRules::positive_div(const Scalar& a, const Scalar& b) const {
-  const double q = a.value / b.value, low = b.low;
+  const double q = a.value / b.value, low = b.low;  // low > 0 (div's condition)
   Scalar r;
   r.value = q;
   for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k) {
-    const double divisor = b.value + b.tangent[k];
-    if (!(divisor > 0)) return unbounded(q);  // a sample at or below 0: no model of it here
-    r.tangent[k] = (a.tangent[k] - q * b.tangent[k]) / divisor;
+    const double t_b = std::max(b.tangent[k], low - b.value), divisor = b.value + t_b;
+    r.tangent[k] = (a.tangent[k] - q * t_b) / divisor;
     r.sketch[k] = (a.sketch[k] - q * b.sketch[k]) / b.value;
   }
   const double rest_a = rest_.Q * sketch_rank(a), rest_b = rest_.Q * sketch_rank(b);
@@ -637,122 +612,6 @@ SampledWide SampledRules::near_kink(const Scalar& winner, const Scalar& differen
   for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k)
     r.tangent[k] += s * std::max(0.0, s * (difference.tangent[k] + rest[k]) - g);
   return r;
-}
-
-// f(a) for a smooth f: value f(a), slope f'(a), change(v, t) = f(v + t) - f(v) computed without
-// cancellation, curvature a bound on |f''| over a's bound, ulps the profile's allowance. Each pass
-// takes its own tangent sample through f (as a product of two errors does: the curvature's mean,
-// a bias, is in the passes; as a bound per value it entered linearly every element downstream).
-// The rest R of a's error (its sketch part) goes through f' (a): f(v + t + R) -
-// f(v + t) - f'(v) R is within curvature (|t| + |R|) |R|, |t| within K sigma_hat, a source.
-SampledWide SampledRules::smooth(const Scalar& a, double value, double slope, double curvature, Change change, double ulps,
-                                    std::uint64_t op) const {
-  if (!std::isfinite(value) || !std::isfinite(curvature) || a.infinite) return unbounded(value);
-  const double first = rest_.K * sigma_hat(a), rest = rest_.Q * sketch_rank(a);
-  Scalar r;
-  r.value = value;
-  for (std::size_t k = 0; k < static_cast<std::size_t>(P); ++k) {
-    const double c = change(a.value, a.tangent[k]);
-    r.tangent[k] = std::isfinite(c) ? c : slope * a.tangent[k];  // beyond f's domain: past every bound
-    r.sketch[k] = slope * a.sketch[k];
-  }
-  add_source(r, curvature * (first + rest) * rest, key_of(op, a) + 1);
-  return rounded(r, key_of(op, a), ulps);
-}
-
-namespace {
-// f(v + t) - f(v) for the smooth functions, without cancellation.
-double exp_change(double v, double t) { return std::exp(v) * std::expm1(t); }
-double log_change(double v, double t) { return std::log1p(t / v); }
-double sqrt_change(double v, double t) { return t / (std::sqrt(v + t) + std::sqrt(v)); }
-double rsqrt_change(double v, double t) {
-  const double a = std::sqrt(v), b = std::sqrt(v + t);
-  return -t / (a * b * (a + b));
-}
-double tanh_change(double v, double t) { return std::sinh(t) / (std::cosh(v + t) * std::cosh(v)); }
-double logistic_change(double v, double t) { return tanh_change(v / 2, t / 2) / 2; }
-}  // namespace
-
-SampledWide SampledRules::exp(const Scalar& a_in) const {
-  if (a_in.may_nan) return with_nan(exp(without_nan(a_in)));
-  const Scalar a = closed(a_in);
-  if (sure(a)) {
-    if (std::isnan(a.value)) return a;
-    if (a.value > 0) return sure_inf(1, std::exp(a.floor));
-    return finite_of_sure(a, 0, std::exp(-a.floor));  // exp(-inf) = 0, the exact value within e^-floor of it
-  }
-  const double ba = bound_of(a), e = std::exp(a.value);
-  // Beyond ln(FLT_MAX) = 88.72283905... by more than its bound and the allowance (k ulps of e^x,
-  // about k 2^-23 in x): +inf in every evaluation but for an improbable event.
-  if (a.value - ba > 88.72284 + (profile_.exp + 1) * 0x1p-22) return sure_inf(1, std::exp(a.value - ba));
-  if (a.value + ba > 88.72) {  // may overflow: at least 0 or +inf (a bounded operand is never NaN)
-    Scalar r = unbounded(e);
-    r.at_least_zero = std::isfinite(ba);
-    return r;
-  }
-  Scalar r = smooth(a, e, e, std::exp(a.value + ba), exp_change, profile_.exp, kExp);
-  // The float and exact values are at least e^(x - B) (less the allowance and a margin).
-  if (!r.infinite) r.low = rounded_floor(std::exp(a.value - ba), (profile_.exp + 2) * kUlp);
-  return r;
-}
-
-// The least value a's float and exact values may take for a log or a root: a - B_a where that is
-// positive; else, where a has a positive floor, the floor, and then every pass's sample must be
-// positive too (each pass is taken through f exactly, and a sample at or below 0 has no model
-// here); else 0 (the caller's result is unbounded).
-double SampledRules::positive_low(const Scalar& a) const {
-  const double ba = bound_of(a);
-  if (a.value > ba) return a.value - ba;
-  if (!(a.low > 0 && a.value > 0)) return 0;
-  for (double t : a.tangent)
-    if (!(a.value + t > 0)) return 0;
-  return a.low;
-}
-
-SampledWide SampledRules::log(const Scalar& a_in) const {
-  if (a_in.may_nan) return with_nan(log(without_nan(a_in)));
-  const Scalar a = closed(a_in);
-  if (sure(a)) return a.value > 0 ? sure_inf(1, a.floor > 1 ? std::log(a.floor) : 0) : exact_value(kNaN);
-  const double low = positive_low(a);
-  if (!(low > 0)) return unbounded(std::log(a.value));
-  return smooth(a, std::log(a.value), 1 / a.value, 1 / (low * low), log_change, profile_.log, kLog);
-}
-
-SampledWide SampledRules::sqrt(const Scalar& a_in) const {
-  if (a_in.may_nan) return with_nan(sqrt(without_nan(a_in)));
-  const Scalar a = closed(a_in);
-  if (sure(a)) return a.value > 0 ? sure_inf(1, std::sqrt(a.floor)) : exact_value(kNaN);
-  if (bound_of(a) == 0 && a.value == 0) return exact_value(0);
-  const double low = positive_low(a), r = std::sqrt(a.value);
-  if (!(low > 0)) return unbounded(r);
-  Scalar out = smooth(a, r, 1 / (2 * r), 1 / (4 * low * std::sqrt(low)), sqrt_change, profile_.sqrt, kSqrt);
-  if (!out.infinite) out.low = rounded_floor(std::sqrt(low), (profile_.sqrt + 1) * kUlp);
-  return out;
-}
-
-SampledWide SampledRules::rsqrt(const Scalar& a_in) const {
-  if (a_in.may_nan) return with_nan(rsqrt(without_nan(a_in)));
-  const Scalar a = closed(a_in);
-  if (sure(a)) return a.value > 0 ? finite_of_sure(a, 0, 1 / std::sqrt(a.floor)) : exact_value(kNaN);  // rsqrt(inf) = 0
-  const double low = positive_low(a), r = 1 / std::sqrt(a.value);
-  if (!(low > 0)) return unbounded(r);
-  return smooth(a, r, -r / (2 * a.value), 3 / (4 * low * low * std::sqrt(low)), rsqrt_change, profile_.rsqrt, kRsqrt);
-}
-
-SampledWide SampledRules::tanh(const Scalar& a_in) const {
-  if (a_in.may_nan) return with_nan(tanh(without_nan(a_in)));
-  const Scalar a = closed(a_in);
-  if (sure(a)) return std::isnan(a.value) ? a : finite_of_sure(a, a.value > 0 ? 1 : -1, 2 * std::exp(-2 * a.floor));
-  const double t = std::tanh(a.value);
-  return smooth(a, t, 1 - t * t, 0.7699, tanh_change, profile_.tanh, kTanh);  // |tanh''| <= 4 / (3 sqrt 3)
-}
-
-SampledWide SampledRules::logistic(const Scalar& a_in) const {
-  if (a_in.may_nan) return with_nan(logistic(without_nan(a_in)));
-  const Scalar a = closed(a_in);
-  if (sure(a)) return std::isnan(a.value) ? a : finite_of_sure(a, a.value > 0 ? 1 : 0, std::exp(-a.floor));
-  const double s = 1 / (1 + std::exp(-a.value));
-  return smooth(a, s, s * (1 - s), 0.0963, logistic_change, profile_.logistic, kLogistic);  // |s''| <= 1 / (6 sqrt 3)
 }
 
 SampledWide SampledRules::pi() const {

@@ -286,11 +286,14 @@ class SampledRules {
   /// A floor under a rounding (relative `unit`, gradual underflow or flush to zero) of values at
   /// least x; -inf for none.
   double rounded_floor(double x, double unit) const;
-  /// The least value a log's or a root's operand a (closed) may take, 0 where none is known.
+  /// The least value a log's, a root's operand or a divisor a (closed) may take, 0 where none is known.
   double positive_low(const Scalar& a) const;
+  static Scalar at_least(Scalar a, double low);  // every pass's sample raised to low
   Scalar near_kink(const Scalar& winner, const Scalar& difference, double g, double s) const;
   using Change = double (*)(double v, double t);  // f(v + t) - f(v)
-  Scalar smooth(const Scalar& a, double value, double slope, double curvature, Change change, double ulps, std::uint64_t op) const;
+  /// steepest: the largest |f'| over a's range; width: the spread of f's values there (where known).
+  Scalar smooth(const Scalar& a, double value, double slope, double curvature, Change change, double ulps, std::uint64_t op,
+                double steepest = std::numeric_limits<double>::infinity(), double width = std::numeric_limits<double>::infinity()) const;
   double bound_of(const Scalar& closed_value) const { return bound(closed_value, rest_); }
   /// Whether a - b is surely on the side of its sign (beyond its statistical bound).
   bool decided(const Scalar& a, const Scalar& b) const;
