@@ -92,14 +92,36 @@ std::string profiles_text(const CheckReport& r) {
 std::string reduced_precision_hint(const CheckReport& r) {
   if (r.profile != "ieee" && r.profile != "cuda") return "";
   if (r.consistent_profiles.empty() || judged_elements(r.outputs) == 0) return "";
-  const std::string& widest_needed = r.consistent_profiles.front();
+  // The profile the errors together fit, where the sampled tier tells (a bf16 computation often
+  // stays within tf32's bounds element by element); else the narrowest consistent one.
+  const std::string& widest_needed = r.fitting_profile.empty() ? r.consistent_profiles.front() : r.fitting_profile;
   if (widest_needed == "tf32")
     return "hint: the outputs fit tf32, not " + r.profile +
            ": their products look computed from TF32 operands (10 stored mantissa bits), as XLA computed dot_general and "
            "convolution at precision DEFAULT on an H200 (docs/measurements.md); precision HIGHEST in the text asks for float32";
   if (widest_needed == "bf16")
-    return "hint: the outputs fit bf16 only: their products look computed from bf16 operands (7 stored mantissa bits)";
+    return std::string("hint: the outputs fit bf16") + (r.consistent_profiles.front() == "bf16" ? " only" : "") +
+           ": their products look computed from bf16 operands (7 stored mantissa bits)";
   return "";
+}
+
+// All outputs together under one profile's model, in words (oracle/sampled_aggregate.hpp).
+std::string aggregate_text(const AggregateFit& f) {
+  return "root mean square " + fmt("%.3g", f.rms) + " sigma_hat over " + std::to_string(f.elements) +
+         " elements, where honest errors exceed " + fmt("%.3g", f.limit) + " with probability <= " + fmt("%.2g", kAggregateLevel);
+}
+
+// Which profile the errors together fit, where the sampled tier tried more than the checked one.
+std::string fitting_text(const CheckReport& r) {
+  if (r.wider_fits.empty()) return "";
+  std::string s = r.fitting_profile.empty() ? "the errors together fit none of them"
+                                            : "the errors together fit " + r.fitting_profile;
+  std::string why;
+  if (r.aggregate.unlikely() && !r.consistent_profiles.empty() && r.consistent_profiles.front() == r.profile)
+    why = "under " + r.profile + " their " + aggregate_text(r.aggregate);
+  for (const auto& w : r.wider_fits)
+    if (w.fit.unlikely()) why += (why.empty() ? "under " : "; under ") + w.profile + " their " + aggregate_text(w.fit);
+  return s + (why.empty() ? "" : " (" + why + ")");
 }
 
 // The lines under the table: the statistical tier's terms, then what each verdict rests on.
@@ -116,6 +138,10 @@ std::vector<std::string> explanations(const CheckReport& r) {
                     ") from that run's value (every correlation between rounding errors kept)");
   else if (r.sampled)
     lines.push_back("sampled tier: judged nothing (" + r.sampled_error + "); the statistical bound is the analysis' alone");
+  if (r.aggregate.tested)
+    lines.push_back("all outputs together: errors beyond the sketch's share, " + aggregate_text(r.aggregate) + " under the model: " +
+                    (r.aggregate.unlikely() ? "UNLIKELY under " + r.profile + " (a statement at that probability, not a verdict)"
+                                            : "they fit " + r.profile));
   for (const auto& o : r.outputs) {
     const std::string who = o.name + (r.replicas > 1 ? " (replica " + std::to_string(o.replica) + ")" : "");
     if (o.improbable)
@@ -147,6 +173,7 @@ std::vector<std::string> explanations(const CheckReport& r) {
   const bool statistical_only =
       std::any_of(r.outputs.begin(), r.outputs.end(), [](const OutputCheck& o) { return o.statistical_only > 0; });
   lines.push_back("consistent with profiles: " + profiles_text(r));
+  if (const std::string fitting = fitting_text(r); !fitting.empty()) lines.push_back(fitting);
   if (const std::string hint = reduced_precision_hint(r); !hint.empty()) lines.push_back(hint);
   switch (r.verdict()) {
     case Verdict::Pass:
@@ -226,6 +253,15 @@ std::string format_json(const CheckReport& r) {
                     {"error", r.sampled_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.sampled_error)}};
   j["first_unbounded_op"] = r.first_unbounded.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.first_unbounded);
   j["consistent_profiles"] = r.consistent_profiles;
+  auto fit_json = [](const AggregateFit& f) {
+    return f.tested ? nlohmann::json{{"elements", f.elements}, {"rms", f.rms}, {"limit", f.limit}, {"level", kAggregateLevel},
+                                     {"largest_correlation", f.correlation}, {"unlikely", f.unlikely()}}
+                    : nlohmann::json(nullptr);
+  };
+  j["aggregate"] = fit_json(r.aggregate);
+  j["wider_aggregates"] = nlohmann::json::object();
+  for (const auto& w : r.wider_fits) j["wider_aggregates"][w.profile] = fit_json(w.fit);
+  j["fitting_profile"] = r.fitting_profile.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.fitting_profile);
   j["judged_elements"] = judged_elements(r.outputs);
   j["outputs"] = nlohmann::json::array();
   for (const auto& o : r.outputs) {

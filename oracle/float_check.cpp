@@ -119,6 +119,7 @@ Analysis analyse(const Module& m, const BoundDomain& d, const std::vector<std::v
 // `values` of them), half for the verdicts.
 struct Sampled {
   std::vector<std::vector<std::vector<SampledElement>>> bounds;
+  SampledGram gram;  // over every element with sigma_hat > 0 (SampledElement::sigma_hat)
   SampledFactors factors;
   double seconds = 0;
   std::string error;
@@ -161,7 +162,13 @@ Sampled sample(const Module& m, const FloatProfile& profile, const std::vector<s
         if (const auto* t = std::get_if<Tensor<SampledScalar>>(&value))
           for (const auto& x : t->data) {
             const SampledScalar c = d.closed(x);
-            out.bounds.back().back().push_back({c.value, SampledDomain::bound(c, out.factors), c.may_nan});
+            SampledElement e{c.value, SampledDomain::bound(c, out.factors), c.may_nan};
+            if (!c.infinite && std::isfinite(c.value) && !c.may_nan && SampledDomain::sigma_hat(c) > 0) {
+              e.sigma_hat = SampledDomain::sigma_hat(c);
+              e.rest = out.factors.Q * SampledDomain::sketch_rank(c);
+              out.gram.add(c.tangent.unpacked(), e.sigma_hat);
+            }
+            out.bounds.back().back().push_back(e);
           }
       }
     }
@@ -175,11 +182,12 @@ Sampled sample(const Module& m, const FloatProfile& profile, const std::vector<s
 
 // Every output against its analysis. `whole_risk`: the whole check's failure probability,
 // which bounds every element's. Appends every float element's error/bound (both tiers) to
-// `all_ratios` and `all_pratios` when given.
+// `all_ratios` and `all_pratios` when given; adds the sampled tier's sum of squared excess errors
+// (oracle/sampled_aggregate.hpp) to `aggregate_sum` when given.
 std::vector<OutputCheck> judge_outputs(const Module& m, const BoundDomain& d, const Analysis& analysis,
                                        const std::vector<std::vector<NpyArray>>& outputs, int replicas, double whole_risk,
                                        const Sampled* sampled, std::vector<double>* all_ratios = nullptr,
-                                       std::vector<double>* all_pratios = nullptr) {
+                                       std::vector<double>* all_pratios = nullptr, double* aggregate_sum = nullptr) {
   const Function& f = m.function();
   std::vector<OutputCheck> checks;
   for (int r = 0; r < replicas; ++r)
@@ -233,6 +241,11 @@ std::vector<OutputCheck> judge_outputs(const Module& m, const BoundDomain& d, co
                                       ? sampled->bounds[static_cast<std::size_t>(r)][i][static_cast<std::size_t>(k)]
                                       : SampledElement{};
         const ElementVerdict v = judge_element(d, s, yk, se);
+        // A non-finite y leaves its element out of S, never in: S only grows with the elements.
+        if (aggregate_sum && se.sigma_hat > 0 && std::isfinite(yk)) {
+          const double excess = std::max(0.0, std::fabs(yk - se.value) - se.rest) / se.sigma_hat;
+          *aggregate_sum += excess * excess;
+        }
         o.flips += (s.flags & kMayFlip) != 0;
         o.nonfinite += !std::isfinite(yk);
         o.over += v.over;
@@ -497,7 +510,9 @@ CheckReport judged_report(CheckReport report, const Module& m, const BoundDomain
   report.seconds = analysis.seconds;
   report.first_unbounded = analysis.first_unbounded;
   std::vector<double> ratios, pratios;
-  report.outputs = judge_outputs(m, d, analysis, outputs, replicas, report.delta, sampled, &ratios, &pratios);
+  double aggregate_sum = 0;
+  report.outputs = judge_outputs(m, d, analysis, outputs, replicas, report.delta, sampled, &ratios, &pratios, &aggregate_sum);
+  if (sampled && sampled->error.empty()) report.aggregate = aggregate_fit(sampled->gram, aggregate_sum);
   for (const auto& o : report.outputs) {
     if (o.predicate) continue;
     report.worst_ratio = std::max(report.worst_ratio, o.worst_ratio);
@@ -523,7 +538,10 @@ std::vector<CheckReport> check_float_output_sets(const Module& m, const FloatPro
   for (const auto& outputs : output_sets) {
     reports.push_back(judged_report(head, m, d, analysis, sampled ? &*sampled : nullptr, outputs, replicas));
     reports.back().wider_profiles_tried = false;
-    if (consistent(reports.back().outputs)) reports.back().consistent_profiles = {profile.name};
+    if (consistent(reports.back().outputs)) {
+      reports.back().consistent_profiles = {profile.name};
+      if (!reports.back().aggregate.unlikely()) reports.back().fitting_profile = profile.name;
+    }
   }
   return reports;
 }
@@ -546,7 +564,10 @@ CheckReport check_float_outputs(const Module& m, const FloatProfile& profile, co
   const auto* end = std::end(kMatmulProfiles);
   const auto* at = std::find_if(begin, end, [&](const char* p) { return profile.name == p; });
   if (at == end) {
-    if (consistent(report.outputs)) report.consistent_profiles.push_back(profile.name);
+    if (consistent(report.outputs)) {
+      report.consistent_profiles.push_back(profile.name);
+      if (!report.aggregate.unlikely()) report.fitting_profile = profile.name;
+    }
     return report;
   }
   if (judged_elements(report.outputs) == 0) return report;  // wider profiles' bounds are no narrower
@@ -554,18 +575,26 @@ CheckReport check_float_outputs(const Module& m, const FloatProfile& profile, co
   const bool matmuls = std::any_of(insts.begin(), insts.end(), [](const Instruction* i) {
     return i->op == Op::DotGeneral || i->op == Op::Convolution;
   });
+  // The first consistent profile makes every wider one consistent (their bounds are no
+  // narrower); the search goes on past it only while the errors together are unlikely under it,
+  // to name the profile they fit.
   for (const auto* p = at; p != end; ++p) {
     bool ok = consistent(report.outputs);  // the same bounds when there is no matmul
+    AggregateFit fit = report.aggregate;
     if (p != at && matmuls) {
       if (!options.find_consistent_profiles) break;
       const FloatProfile wider_profile = with_allowances_of(float_profile(*p), profile);
       const BoundDomain wider(wider_profile, report.lambda);
       const auto wider_sampled = sampled_for(wider_profile);
+      double aggregate_sum = 0;
       ok = consistent(judge_outputs(m, wider, analyse(m, wider, inputs, replicas, progress), outputs, replicas, options.delta,
-                                    wider_sampled ? &*wider_sampled : nullptr));
+                                    wider_sampled ? &*wider_sampled : nullptr, nullptr, nullptr, &aggregate_sum));
+      fit = wider_sampled && wider_sampled->error.empty() ? aggregate_fit(wider_sampled->gram, aggregate_sum) : AggregateFit{};
+      if (ok || !report.consistent_profiles.empty()) report.wider_fits.push_back({*p, fit});
     }
-    if (ok) {
-      report.consistent_profiles.assign(p, end);
+    if (ok && report.consistent_profiles.empty()) report.consistent_profiles.assign(p, end);
+    if (!report.consistent_profiles.empty() && !fit.unlikely()) {
+      report.fitting_profile = *p;
       break;
     }
   }

@@ -18,6 +18,7 @@
 #include "ast/program.hpp"
 #include "interp/bound/bound.hpp"
 #include "interp/npy.hpp"
+#include "oracle/sampled_aggregate.hpp"
 
 namespace shlo {
 
@@ -57,6 +58,9 @@ struct ElementVerdict {
 struct SampledElement {
   double value = 0, bound = std::numeric_limits<double>::infinity();
   bool may_nan = false;  // NaN is one of its values (a branch that is NaN in every evaluation)
+  // For the test of all outputs together (oracle/sampled_aggregate.hpp): sigma_hat (0 where the
+  // element is not in it) and the sketch's share of the bound, Q |sketch|_(k).
+  double sigma_hat = 0, rest = 0;
 };
 /// The statistical tier calls y IMPROBABLE when it lies outside the analysis' statistical bound
 /// or outside the sampled one.
@@ -135,6 +139,18 @@ struct CheckReport {
   /// Whether profiles wider than the checked one were tried (check_float_output_sets tries none:
   /// its consistent_profiles holds at most the checked one).
   bool wider_profiles_tried = true;
+  /// With the sampled tier: all outputs together under the checked profile's model
+  /// (oracle/sampled_aggregate.hpp), a statement at kAggregateLevel that changes no verdict.
+  AggregateFit aggregate;
+  /// The same for each consistent profile wider than the checked one that was tried.
+  struct ProfileFit {
+    std::string profile;
+    AggregateFit fit;
+  };
+  std::vector<ProfileFit> wider_fits;
+  /// The narrowest consistent profile under which the errors together are not unlikely ("" when
+  /// none; without the sampled tier, the narrowest consistent one).
+  std::string fitting_profile;
   Verdict verdict() const;
   bool pass() const { return verdict() == Verdict::Pass; }
 };

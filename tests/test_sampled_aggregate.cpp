@@ -1,0 +1,137 @@
+// The sampled tier's test of all outputs together (oracle/sampled_aggregate.hpp): the Gram
+// matrix's eigenvalue bound against matrices of known spectrum, and the test's level and power
+// on Gaussian errors of known correlation, drawn here as the model says the passes are.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "oracle/sampled_aggregate.hpp"
+
+using namespace shlo;
+
+namespace {
+
+constexpr int P = SampledGram::P;
+
+std::array<double, P> unit_vector(int p) {
+  std::array<double, P> t{};
+  t[static_cast<std::size_t>(p)] = 1;
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("sampled aggregate: the Gram matrix's largest eigenvalue bound on known spectra", "[sampled]") {
+  // Each element adds u u^T with |u|^2 = P (its tangents over their root mean square).
+  SampledGram shared;  // one element with equal tangents: G = J, eigenvalues P and 0
+  std::array<double, P> ones;
+  ones.fill(2.5);
+  shared.add(ones, 2.5);
+  CHECK(shared(0, 5) == Approx(1));
+  CHECK(shared.largest_eigenvalue_bound() >= P);
+  CHECK(shared.largest_eigenvalue_bound() <= P * 1.002);
+
+  // P independent elements, one per pass (u = sqrt(P) e_p), and three equal ones:
+  // G = P I + 3 J, whose largest eigenvalue is P + 3 P.
+  SampledGram mixed;
+  for (int p = 0; p < P; ++p) mixed.add(unit_vector(p), 1 / std::sqrt(double(P)));
+  for (int k = 0; k < 3; ++k) mixed.add(ones, 2.5);
+  CHECK(mixed.elements() == P + 3);
+  CHECK(mixed.largest_eigenvalue_bound() >= 4 * P);
+  CHECK(mixed.largest_eigenvalue_bound() <= 4 * P * 1.002);
+
+  // A diagonal with one larger entry: the bound follows it, not the trace (P^2 here).
+  SampledGram diagonal;
+  for (int p = 0; p < P; ++p) diagonal.add(unit_vector(p), 1 / std::sqrt(double(P)));
+  diagonal.add(unit_vector(7), 1 / std::sqrt(double(P)));
+  diagonal.add(unit_vector(7), 1 / std::sqrt(double(P)));
+  CHECK(diagonal.largest_eigenvalue_bound() >= 3 * P);
+  CHECK(diagonal.largest_eigenvalue_bound() <= 3 * P * 1.002);
+
+  // Merging two halves gives the whole.
+  SampledGram half_a, half_b;
+  for (int p = 0; p < P; ++p) (p % 2 ? half_a : half_b).add(unit_vector(p), 1 / std::sqrt(double(P)));
+  half_a.merge(half_b);
+  CHECK(half_a.elements() == P);
+  CHECK(half_a.largest_eigenvalue_bound() == Approx(P).epsilon(0.002));
+  CHECK(aggregate_fit(SampledGram{}, 0).tested == false);
+}
+
+namespace {
+
+// n elements in groups; element i's error is scale_i (sqrt(rho) z_group + sqrt(1 - rho) z_i), z
+// standard normal: the model's Gaussian errors with correlation rho inside a group. Draws P
+// passes and one more error (the evaluation's), multiplied by `excess`; returns the test.
+AggregateFit draw_test(std::mt19937_64& rng, int n, int groups, double rho, double excess) {
+  std::normal_distribution<double> z;
+  std::vector<double> scale(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) scale[static_cast<std::size_t>(i)] = std::pow(10.0, (i % 7) / 3.0);  // 1 to 100
+  auto draw = [&] {
+    std::vector<double> shared(static_cast<std::size_t>(groups)), e(static_cast<std::size_t>(n));
+    for (auto& s : shared) s = z(rng);
+    for (int i = 0; i < n; ++i)
+      e[static_cast<std::size_t>(i)] =
+          scale[static_cast<std::size_t>(i)] *
+          (std::sqrt(rho) * shared[static_cast<std::size_t>(i % groups)] + std::sqrt(1 - rho) * z(rng));
+    return e;
+  };
+  std::vector<std::array<double, P>> tangents(static_cast<std::size_t>(n));
+  for (int p = 0; p < P; ++p) {
+    const auto pass = draw();
+    for (int i = 0; i < n; ++i)
+      tangents[static_cast<std::size_t>(i)][static_cast<std::size_t>(p)] = pass[static_cast<std::size_t>(i)];
+  }
+  const auto error = draw();
+  SampledGram gram;
+  double sum = 0;
+  for (int i = 0; i < n; ++i) {
+    double q = 0;
+    for (double t : tangents[static_cast<std::size_t>(i)]) q += t * t;
+    const double sigma_hat = std::sqrt(q / P);
+    gram.add(tangents[static_cast<std::size_t>(i)], sigma_hat);
+    const double e = excess * error[static_cast<std::size_t>(i)] / sigma_hat;
+    sum += e * e;
+  }
+  return aggregate_fit(gram, sum);
+}
+
+}  // namespace
+
+TEST_CASE("sampled aggregate: honest Gaussian errors are rarely UNLIKELY, errors 8 times larger always", "[sampled]") {
+  std::mt19937_64 rng(20261205);
+  constexpr int kTrials = 300;
+  // 160 elements in 8 groups, half of each error shared in its group: the largest correlation
+  // eigenvalue is about 0.5 * 20 / 160 + 0.5 / 160 of n.
+  int honest = 0, eightfold = 0;
+  double largest_correlation = 0;
+  for (int t = 0; t < kTrials; ++t) {
+    const AggregateFit h = draw_test(rng, 160, 8, 0.5, 1);
+    honest += h.unlikely();
+    largest_correlation = std::max(largest_correlation, h.correlation);
+    eightfold += draw_test(rng, 160, 8, 0.5, 8).unlikely();
+  }
+  INFO("honest UNLIKELY " << honest << ", eightfold " << eightfold << " of " << kTrials);
+  CHECK(honest <= 1);  // the level is 1e-3 per test, and the limit conservative
+  CHECK(eightfold == kTrials);
+  CHECK(largest_correlation < 0.2);
+
+  // One error shared by every element (rho = 1): S / n is one chi-square draw over the passes'
+  // mean, and the limit follows the correlation (about 7): errors 3 times larger stay within it
+  // in most draws, where a limit for independent elements (about 1.4 at n = 160) would call them
+  // UNLIKELY every time; honest ones are never UNLIKELY.
+  int shared_honest = 0, shared_threefold = 0;
+  double limit = 0;
+  for (int t = 0; t < kTrials; ++t) {
+    const AggregateFit h = draw_test(rng, 160, 1, 1, 1);
+    shared_honest += h.unlikely();
+    limit = h.limit;
+    CHECK(h.correlation == Approx(1).epsilon(0.01));
+    shared_threefold += draw_test(rng, 160, 1, 1, 3).unlikely();
+  }
+  INFO("shared: honest UNLIKELY " << shared_honest << ", threefold " << shared_threefold << ", limit " << limit);
+  CHECK(shared_honest == 0);
+  CHECK(limit > 5);
+  CHECK(shared_threefold < kTrials / 10);
+}
