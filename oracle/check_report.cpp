@@ -95,14 +95,18 @@ std::string reduced_precision_hint(const CheckReport& r) {
   // The profile the errors together fit, where the sampled tier tells (a bf16 computation often
   // stays within tf32's bounds element by element); else the narrowest consistent one.
   const std::string& widest_needed = r.fitting_profile.empty() ? r.consistent_profiles.front() : r.fitting_profile;
+  if (widest_needed != "tf32" && widest_needed != "bf16") return "";
+  // Outputs within the checked profile's bounds whose errors together fit a wider one only.
+  const std::string head = r.consistent_profiles.front() == r.profile
+                               ? "hint: the outputs pass " + r.profile + " element by element, but their errors together fit " + widest_needed
+                           : widest_needed == "tf32"                  ? "hint: the outputs fit tf32, not " + r.profile
+                           : r.consistent_profiles.front() == "bf16" ? std::string("hint: the outputs fit bf16 only")
+                                                                      : std::string("hint: the outputs fit bf16");
   if (widest_needed == "tf32")
-    return "hint: the outputs fit tf32, not " + r.profile +
+    return head +
            ": their products look computed from TF32 operands (10 stored mantissa bits), as XLA computed dot_general and "
            "convolution at precision DEFAULT on an H200 (docs/measurements.md); precision HIGHEST in the text asks for float32";
-  if (widest_needed == "bf16")
-    return std::string("hint: the outputs fit bf16") + (r.consistent_profiles.front() == "bf16" ? " only" : "") +
-           ": their products look computed from bf16 operands (7 stored mantissa bits)";
-  return "";
+  return head + ": their products look computed from bf16 operands (7 stored mantissa bits)";
 }
 
 // All outputs together under one profile's model, in words (oracle/sampled_aggregate.hpp).

@@ -7,9 +7,16 @@
 #include <random>
 #include <vector>
 
+#include "ast/mlir_parse.hpp"
+#include "interp/program_inputs.hpp"
+#include "interp/run.hpp"
+#include "oracle/float_check.hpp"
 #include "oracle/sampled_aggregate.hpp"
+#include "tests/stat_support.hpp"
+#include "tests/support.hpp"
 
 using namespace shlo;
+using namespace shlo::test;
 
 namespace {
 
@@ -134,4 +141,72 @@ TEST_CASE("sampled aggregate: honest Gaussian errors are rarely UNLIKELY, errors
   CHECK(shared_honest == 0);
   CHECK(limit > 5);
   CHECK(shared_threefold < kTrials / 10);
+}
+
+namespace {
+
+// 64 x 16 dot products of 256 terms each: independent sums, each within its bounds.
+const char* kDots = R"(module @m {
+  func.func @f(%a: tensor<64x256xf32>, %b: tensor<256x16xf32>) -> tensor<64x16xf32> {
+    %v0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<64x256xf32>, tensor<256x16xf32>) -> tensor<64x16xf32>
+    return %v0 : tensor<64x16xf32>
+  }
+})";
+
+// Outputs `deviations` sampled deviations (sigma_hat under ieee) from the sampled tier's
+// reference, with signs alternating: within every element's bound, but together far from it.
+NpyArray outputs_off_by(const Module& m, const Arrays& in, double deviations) {
+  const SampledDomain d(float_profile("ieee"), sampled_factors(1e-9, 1e6));
+  const auto run = run_program(m, d, npy_values(d, m.function(), std::vector<Arrays>{in}), RunOptions{});
+  const auto& t = std::get<Tensor<SampledScalar>>(run.outputs[0][0]);
+  std::vector<float> y;
+  for (std::size_t k = 0; k < t.data.size(); ++k) {
+    const SampledScalar s = d.closed(t.data[k]);
+    y.push_back(static_cast<float>(s.value + (k % 2 ? 1 : -1) * deviations * SampledDomain::sigma_hat(s)));
+  }
+  return f32_array({64, 16}, y);
+}
+
+}  // namespace
+
+TEST_CASE("sampled aggregate: outputs within every bound but 2.5 deviations off together fit a wider profile",
+          "[sampled][stat]") {
+  const Module m = parse_module(kDots, "dots.mlir");
+  const Arrays in = random_inputs(m, 3, -1, 1);
+  CheckOptions with;
+  with.sampled = true;
+  // 2.5 sigma_hat per element: within each element's bound (18 sigma_hat; the analysis' is about
+  // 3 sigma_hat here), while honest errors together exceed about 2 with probability 1e-3 (1024
+  // sums, each row of %a in 16 of them, each column of %b in 64). Under tf32 the products'
+  // operand conversions make sigma_hat thousands of times larger: they fit.
+  const CheckReport off = check_float_outputs(m, float_profile("ieee"), {in}, {{outputs_off_by(m, in, 2.5)}}, 1, {}, with);
+  INFO(format_table(off));
+  CHECK(off.verdict() == Verdict::Pass);
+  CHECK(off.worst_pratio < 0.9);
+  CHECK(off.aggregate.unlikely());
+  CHECK(off.aggregate.rms > 2.3);
+  CHECK(off.aggregate.limit < 2.1);
+  CHECK(off.consistent_profiles == std::vector<std::string>{"ieee", "tf32", "bf16"});
+  CHECK(off.fitting_profile == "tf32");
+  REQUIRE(off.wider_fits.size() == 1);
+  CHECK(!off.wider_fits[0].fit.unlikely());
+  CHECK(format_table(off).find("UNLIKELY under ieee") != std::string::npos);
+  CHECK(format_table(off).find("hint: the outputs pass ieee element by element, but their errors together fit tf32") !=
+        std::string::npos);
+  // The control: half a deviation off fits ieee; the search stops there, and no hint.
+  const CheckReport near = check_float_outputs(m, float_profile("ieee"), {in}, {{outputs_off_by(m, in, 0.5)}}, 1, {}, with);
+  INFO(format_table(near));
+  CHECK(near.verdict() == Verdict::Pass);
+  CHECK(!near.aggregate.unlikely());
+  CHECK(near.aggregate.rms > 0.4);
+  CHECK(near.fitting_profile == "ieee");
+  CHECK(near.wider_fits.empty());
+  CHECK(format_table(near).find("hint:") == std::string::npos);
+  CHECK(format_table(near).find("they fit ieee") != std::string::npos);
+  // Without the sampled tier there is no aggregate, and the outputs fit the narrowest consistent profile.
+  const CheckReport alone = check_float_outputs(m, float_profile("ieee"), {in}, {{outputs_off_by(m, in, 2.5)}}, 1);
+  CHECK(alone.verdict() == Verdict::Pass);
+  CHECK(!alone.aggregate.tested);
+  CHECK(alone.fitting_profile == "ieee");
+  CHECK(format_table(alone).find("hint:") == std::string::npos);
 }
