@@ -325,7 +325,7 @@ Expected<CheckResult> check(const Program& p, const Inputs& inputs, const Inputs
 }
 
 Expected<CheckResult> check(const Program& p, const Inputs& inputs, const Inputs& outputs, const std::string& profile,
-                            int replicas, double delta, const std::map<std::string, double>& allowances) {
+                            int replicas, double delta, const std::map<std::string, double>& allowances, bool sampled) {
   const shlo::Module& m = p.module();
   const shlo::Function& f = entry(m);
   if (!(delta > 0 && delta <= 0.5)) return bad_input("delta must lie in (0, 0.5], got " + std::to_string(delta));
@@ -337,6 +337,7 @@ Expected<CheckResult> check(const Program& p, const Inputs& inputs, const Inputs
   try {
     shlo::CheckOptions options;
     options.delta = delta;
+    options.sampled = sampled;
     shlo::FloatProfile claimed = shlo::float_profile(profile);
     for (const auto& [fn, ulps] : allowances) claimed = shlo::with_allowance(std::move(claimed), fn, ulps);
     report = shlo::check_float_outputs(m, claimed, in, out, replicas, {}, options);
@@ -350,6 +351,7 @@ Expected<CheckResult> check(const Program& p, const Inputs& inputs, const Inputs
   CheckResult result;
   result.verdict = static_cast<Verdict>(report.verdict());
   result.consistent_profiles = report.consistent_profiles;
+  result.fitting_profile = report.fitting_profile;
   result.table = shlo::format_table(report);
   result.json = shlo::format_json(report);
   for (const auto& o : report.outputs)

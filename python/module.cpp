@@ -139,6 +139,7 @@ py::dict check_dict(const CheckResult& c) {
   d["table"] = c.table;
   d["json"] = c.json;
   d["consistent_profiles"] = c.consistent_profiles;
+  d["fitting_profile"] = c.fitting_profile;
   py::list rows;
   for (const auto& r : c.rows) {
     py::dict row;
@@ -205,11 +206,11 @@ PYBIND11_MODULE(_core, m) {
   });
   m.def("check", [](const Program& p, const std::vector<std::vector<py::array>>& inputs,
                     const std::vector<std::vector<py::array>>& outputs, const std::string& profile, int replicas, double delta,
-                    const std::map<std::string, double>& allow) {
+                    const std::map<std::string, double>& allow, bool sampled) {
     const Inputs in = to_inputs(inputs), out = to_inputs(outputs);
     Expected<CheckResult> r = [&] {
       py::gil_scoped_release unlocked;
-      return check(p, in, out, profile, replicas, delta, allow);
+      return check(p, in, out, profile, replicas, delta, allow, sampled);
     }();
     return answer(r, check_dict);
   });

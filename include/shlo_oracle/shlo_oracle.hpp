@@ -195,6 +195,10 @@ struct CheckResult {
   Verdict verdict = Verdict::Pass;  // the worst row
   std::vector<CheckRow> rows;
   std::vector<std::string> consistent_profiles;  // of ieee, tf32, bf16 (empty when no element was judged)
+  /// The narrowest consistent profile under which the errors together are not unlikely (with
+  /// `sampled`: `shlo check --sampled`'s test of all outputs together; without it, the narrowest
+  /// consistent one); "" when none.
+  std::string fitting_profile;
   std::string table, json;                       // as `shlo check` and `shlo check --json` print them
 };
 
@@ -207,10 +211,11 @@ Expected<CheckResult> check(const Program& p, const Inputs& inputs, const Inputs
                             int replicas = 1, double delta = 1e-9);
 /// The same with allowances set by hand, as `shlo check --allow`: function (div sqrt rsqrt exp
 /// log tanh logistic) -> the largest error of its float result against the exact value, in ulps
-/// of the result (at least 0.5), for a library less accurate than the profile says.
+/// of the result (at least 0.5), for a library less accurate than the profile says. `sampled`:
+/// also run the sampled statistical tier, as `shlo check --sampled` (docs/sampled_tier.md).
 ///   auto c = check(p, inputs, {{y}}, "ieee", 1, 1e-9, {{"exp", 2.5}, {"log", 4}});
 Expected<CheckResult> check(const Program& p, const Inputs& inputs, const Inputs& outputs, const std::string& profile,
-                            int replicas, double delta, const std::map<std::string, double>& allowances);
+                            int replicas, double delta, const std::map<std::string, double>& allowances, bool sampled = false);
 
 /// The program read back into SHlo expressions (skeletons: their values are the text's).
 struct LiftResult {

@@ -194,8 +194,10 @@ class CheckVerdict:
     sound bound, judged by the statistical tier alone), certain_nonfinite (elements that every float
     evaluation makes inf or NaN, judged on that value), probable_nonfinite (of those, the ones decided
     by the statistical tier), nan_alternative (NaN elements where a comparison upstream may take a
-    branch that is NaN: NaN is one of their values), verdict), .consistent_profiles, and
-    .table / .json as `shlo check` prints them."""
+    branch that is NaN: NaN is one of their values), verdict), .consistent_profiles,
+    .fitting_profile (the narrowest consistent profile under which the errors together are not
+    unlikely: with sampled=True the sampled tier's test of all outputs together decides it;
+    "" when none), and .table / .json as `shlo check` prints them."""
 
     def __init__(self, d):
         self.verdict = d["verdict"]
@@ -203,6 +205,7 @@ class CheckVerdict:
         self.table = d["table"]
         self.json = d["json"]
         self.consistent_profiles = d["consistent_profiles"]
+        self.fitting_profile = d["fitting_profile"]
 
     @property
     def passed(self):
@@ -215,17 +218,19 @@ class CheckVerdict:
         return f"CheckVerdict({self.verdict}, {len(self.rows)} rows)"
 
 
-def check(text, inputs, outputs, profile="ieee", replicas=1, delta=1e-9, allow=None):
+def check(text, inputs, outputs, profile="ieee", replicas=1, delta=1e-9, allow=None, sampled=False):
     """Checks float32 outputs (one array per result, computed elsewhere) against the exact value
     of the program on the same inputs, in both tiers: sound (FAIL: impossible for any float32
     evaluation under the profile) and statistical (IMPROBABLE at failure probability delta).
     Profiles: ieee, cuda, tf32, bf16. allow, as `shlo check --allow`: {function: ulps} for a
     library less accurate than the profile says (div sqrt rsqrt exp log tanh logistic; the
     largest error of the function's result in ulps, at least 0.5), e.g. {"exp": 2.5, "log": 4}
-    for NumPy's float32 exp and log."""
+    for NumPy's float32 exp and log. sampled=True also runs the sampled statistical tier, as
+    `shlo check --sampled` (docs/sampled_tier.md: 64 samples of the rounding error carried
+    through the program, every correlation kept; about 600 bytes per live element)."""
     program = _program(text)
     d = _unwrap(_core.check(program, _replica_lists(inputs, replicas), _replica_lists(outputs, replicas), profile,
-                            replicas, delta, {str(k): float(v) for k, v in (allow or {}).items()}))
+                            replicas, delta, {str(k): float(v) for k, v in (allow or {}).items()}, bool(sampled)))
     return CheckVerdict(d)
 
 

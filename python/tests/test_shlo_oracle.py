@@ -204,6 +204,40 @@ class AgainstTheCommand(unittest.TestCase):
             shlo_oracle.check(text, [x], [off], allow={"cosh": 2})
         self.assertIn("expected one of", str(e.exception))
 
+    def test_check_runs_the_sampled_tier_as_the_command_does(self):
+        text = """module @m {
+  func.func @f(%a: tensor<64x256xf32>, %b: tensor<256x16xf32>) -> tensor<64x16xf32> {
+    %v0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<64x256xf32>, tensor<256x16xf32>) -> tensor<64x16xf32>
+    return %v0 : tensor<64x16xf32>
+  }
+}"""
+        rng = np.random.default_rng(5)
+        a = rng.uniform(-1, 1, (64, 256)).astype(np.float32)
+        b = rng.uniform(-1, 1, (256, 16)).astype(np.float32)
+        y = (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)  # one rounding per sum
+        with_tier = shlo_oracle.check(text, [a, b], [y], sampled=True)
+        self.assertEqual(with_tier.verdict, "PASS")
+        self.assertEqual(with_tier.fitting_profile, "ieee")
+        aggregate = json.loads(with_tier.json)["aggregate"]
+        self.assertEqual(aggregate["elements"], 1024)
+        self.assertFalse(aggregate["unlikely"])
+        self.assertIn("all outputs together", with_tier.table)
+        # The command on the same files says the same.
+        d = Path(self.tmp.name) / "dots"
+        (d / "inputs").mkdir(parents=True, exist_ok=True)
+        (d / "dots.mlir").write_text(text)
+        np.save(d / "inputs" / "a.npy", a)
+        np.save(d / "inputs" / "b.npy", b)
+        np.save(d / "result0.npy", y)
+        command = json.loads(shlo("check", d / "dots.mlir", "--inputs", d / "inputs", "--outputs", d, "--sampled", "--json").stdout)
+        self.assertEqual(command["aggregate"], aggregate)
+        self.assertEqual(command["fitting_profile"], "ieee")
+        # The control: without the tier, no aggregate; the narrowest consistent profile fits.
+        alone = shlo_oracle.check(text, [a, b], [y])
+        self.assertIsNone(json.loads(alone.json)["aggregate"])
+        self.assertNotIn("all outputs together", alone.table)
+        self.assertEqual(alone.fitting_profile, "ieee")
+
     def test_den_with_inputs_equals_the_exact_run(self):
         c = CommandRun(self.tmp.name, "linear_fwd", "exact")
         (meaning,) = shlo_oracle.den(c.program, c.inputs[0], domain="exact")
