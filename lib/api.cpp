@@ -357,7 +357,7 @@ Expected<CheckResult> check(const Program& p, const Inputs& inputs, const Inputs
   for (const auto& o : report.outputs)
     result.rows.push_back({o.name, o.replica, o.elements, o.max_abs, o.max_rel, o.max_ulps, o.worst_ratio, o.worst_pratio, o.over,
                            o.improbable, o.flips, o.unbounded, o.improbable_probability, o.statistical_only, o.certain_nonfinite,
-                           o.probable_nonfinite, o.nan_alternative, static_cast<Verdict>(o.verdict()), shlo::format_table_row(o)});
+                           o.probable_nonfinite, o.nan_alternative, o.inf_alternative, static_cast<Verdict>(o.verdict()), shlo::format_table_row(o)});
   return result;
 }
 

@@ -166,7 +166,11 @@ std::vector<std::string> explanations(const CheckReport& r) {
     if (o.nan_alternative)
       lines.push_back(who + ": " + std::to_string(o.nan_alternative) +
                       " NaN element(s) where a comparison upstream may take a branch that every float evaluation makes "
-                      "NaN (the exact one takes the other), judged as such");
+                      "NaN (the exact one takes the other), or an overflow upstream may happen, judged as such");
+    if (o.inf_alternative)
+      lines.push_back(who + ": " + std::to_string(o.inf_alternative) +
+                      " infinite element(s) where an overflow upstream may or may not happen (the sampled tier bounds "
+                      "the evaluations without it), judged as such");
     if (o.unbounded)
       lines.push_back(who + ": " + std::to_string(o.unbounded) + " element(s) with both bounds infinite, NO VERDICT; first at " +
                       index_string(o.shape, o.first_unbounded_flat) + ": exact " +
@@ -294,6 +298,7 @@ std::string format_json(const CheckReport& r) {
     e["certain_nonfinite"] = o.certain_nonfinite;
     e["probable_nonfinite"] = o.probable_nonfinite;
     e["nan_alternative"] = o.nan_alternative;
+    e["inf_alternative"] = o.inf_alternative;
     if (o.unbounded)
       e["first_unbounded"] = {{"index", unravel(o.shape, o.first_unbounded_flat)}, {"exact", num(o.unbounded_exact)},
                               {"float", num(o.unbounded_float)}};

@@ -162,8 +162,8 @@ Sampled sample(const Module& m, const FloatProfile& profile, const std::vector<s
         if (const auto* t = std::get_if<Tensor<SampledScalar>>(&value))
           for (const auto& x : t->data) {
             const SampledScalar c = d.closed(x);
-            SampledElement e{c.value, SampledDomain::bound(c, out.factors), c.may_nan};
-            if (!c.infinite && std::isfinite(c.value) && !c.may_nan && SampledDomain::sigma_hat(c) > 0) {
+            SampledElement e{c.value, SampledDomain::bound(c, out.factors), c.may_nan, c.may_inf};
+            if (!c.infinite && std::isfinite(c.value) && !c.may_nan && c.may_inf == 0 && SampledDomain::sigma_hat(c) > 0) {
               e.sigma_hat = SampledDomain::sigma_hat(c);
               e.rest = out.factors.Q * SampledDomain::sketch_rank(c);
               out.gram.add(c.tangent.unpacked(), e.sigma_hat);
@@ -261,6 +261,7 @@ std::vector<OutputCheck> judge_outputs(const Module& m, const BoundDomain& d, co
         o.certain_nonfinite += v.certain_nonfinite;
         o.probable_nonfinite += v.probable_nonfinite;
         o.nan_alternative += v.nan_alternative;
+        o.inf_alternative += v.inf_alternative;
         if (v.unbounded) {
           ++o.unbounded;
           if (o.first_unbounded_flat < 0) {
@@ -275,7 +276,7 @@ std::vector<OutputCheck> judge_outputs(const Module& m, const BoundDomain& d, co
             o.worst_flat = k;
           }
           // The sampled tier may still have judged it against its own reference: its figure counts.
-          if (se.bound != kInf && std::isfinite(se.value) && !v.nan_alternative) {
+          if (se.bound != kInf && std::isfinite(se.value) && !v.nan_alternative && !v.inf_alternative) {
             if (o.worst_pflat < 0 || v.pratio > o.worst_pratio) {
               o.worst_pratio = v.pratio;
               o.worst_pflat = k;
@@ -366,6 +367,8 @@ ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, doub
   // Its sure infinities and NaN (interp/sampled/sampled.hpp) are judged below, where the sound
   // tier has no bound (where it has one, the float value is finite and they say nothing).
   const bool sampled_sure = sampled.bound == 0 && !std::isfinite(sampled.value);
+  // y is an infinity the sampled tier has as an alternative (an overflow that may happen).
+  const bool sampled_inf_alternative = (y == kInf && (sampled.may_inf & 1)) || (y == -kInf && (sampled.may_inf & 2));
   const bool sampled_judges = sampled.bound != kInf && !sampled_sure;
   const double sampled_ratio = !sampled_judges ? 0
                                : y != y        ? kInf
@@ -385,7 +388,8 @@ ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, doub
   }
   if (sampled_sure && bound == kInf) {  // inf or NaN in every float evaluation but for an improbable event
     v.certain_nonfinite = v.probable_nonfinite = true;
-    const bool differs = sampled.value != sampled.value ? y == y : y != sampled.value && !(y != y && sampled.may_nan);
+    const bool same = sampled.value != sampled.value ? y != y : y == sampled.value;
+    const bool differs = !same && !(y != y && sampled.may_nan) && !sampled_inf_alternative;
     v.improbable = differs;
     v.pratio = v.error = differs ? kInf : 0;
     return v;
@@ -403,6 +407,11 @@ ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, doub
   if (y != y && (d.may_be_nan(s) || (sampled.may_nan && sampled.bound != kInf && bound == kInf))) {  // NaN is one of its values (a comparison that may take a NaN branch)
     v.error = v.ulps = kInf;
     v.nan_alternative = true;
+    return v;
+  }
+  if (sampled_inf_alternative && sampled.bound != kInf && bound == kInf) {  // an overflow that may happen
+    v.error = v.ulps = kInf;
+    v.inf_alternative = true;
     return v;
   }
   if (y != y) {  // NaN: only an element with an infinite bound may be one

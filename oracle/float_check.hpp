@@ -51,6 +51,9 @@ struct ElementVerdict {
   /// y is NaN, one of the element's values (interp/bound/bound.hpp, "values that may be NaN": a
   /// comparison upstream may take a branch that is NaN in every evaluation).
   bool nan_alternative = false;
+  /// y is +inf or -inf, one of the element's values in the sampled tier (interp/sampled/sampled.hpp,
+  /// "Alternatives": an overflow upstream that may or may not happen).
+  bool inf_alternative = false;
   Verdict verdict() const;
 };
 /// The sampled tier's judgement of one element (interp/sampled): |y - value| <= bound but for an
@@ -58,6 +61,7 @@ struct ElementVerdict {
 struct SampledElement {
   double value = 0, bound = std::numeric_limits<double>::infinity();
   bool may_nan = false;  // NaN is one of its values (a branch that is NaN in every evaluation)
+  std::uint8_t may_inf = 0;  // +inf (bit 1), -inf (bit 2) is one of its values (an overflow that may happen)
   // For the test of all outputs together (oracle/sampled_aggregate.hpp): sigma_hat (0 where the
   // element is not in it) and the sketch's share of the bound, Q |sketch|_(k).
   double sigma_hat = 0, rest = 0;
@@ -88,6 +92,7 @@ struct OutputCheck {
   std::int64_t certain_nonfinite = 0;  // elements that are inf or NaN in every float evaluation (ElementVerdict)
   std::int64_t probable_nonfinite = 0;  // of those, the ones decided by the statistical tier (but for an improbable event)
   std::int64_t nan_alternative = 0;     // NaN where a comparison upstream may take a branch that is NaN (ElementVerdict)
+  std::int64_t inf_alternative = 0;     // +-inf where an overflow upstream may or may not happen (ElementVerdict)
   /// IMPROBABLE: the probability that rounding alone put every improbable element where it is
   /// (each needs its own bound to have failed: the smallest of their failure probabilities).
   double improbable_probability = 1;

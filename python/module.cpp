@@ -159,6 +159,7 @@ py::dict check_dict(const CheckResult& c) {
     row["certain_nonfinite"] = r.certain_nonfinite;
     row["probable_nonfinite"] = r.probable_nonfinite;
     row["nan_alternative"] = r.nan_alternative;
+    row["inf_alternative"] = r.inf_alternative;
     row["improbable_probability"] = r.improbable_probability;
     row["verdict"] = to_string(r.verdict);
     row["line"] = r.line;  // the row as the table prints it (the oracle's row formatter)

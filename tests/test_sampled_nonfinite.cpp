@@ -40,14 +40,26 @@ TEST_CASE("sampled nonfinite: exp beyond ln(FLT_MAX) by more than its bound is +
   CHECK(bound(d, inf) == 0);
   CHECK(inf.floor > 0.99 * std::exp(100.0));
   CHECK(inf.floor > kFloatMax);
-  // Controls: below the threshold a number; just above it, within the allowance, unbounded (an
-  // evaluation may still give FLT_MAX), and known to be at least 0 or +inf.
+  // Controls: below the threshold a number; just above it, within the allowance, a number (an
+  // evaluation may still give FLT_MAX) or +inf: bounded as a number, +inf an alternative.
   const SampledScalar below = d.exp(d.from_double(88.5));
   CHECK(std::isfinite(below.value));
   CHECK(bound(d, below) < 1e-5 * below.value);
+  CHECK(below.may_inf == 0);
   const SampledScalar edge = d.exp(d.from_double(88.72284));
-  CHECK(edge.infinite);
-  CHECK(edge.at_least_zero);
+  CHECK(!edge.infinite);
+  CHECK(edge.may_inf == 1);
+  CHECK(!edge.may_nan);
+  CHECK(bound(d, edge) < 1e-5 * edge.value);
+  // An operand so wide (p - p's double value, times 1e22: 0 within about 2e13) that its exp's
+  // numbers have no bound: unbounded, known to be at least 0 or +inf.
+  const SampledScalar p = d.mul(d.from_double(0.1), d.from_double(0.3));
+  const SampledScalar wide = d.mul(d.sub(p, d.from_double(p.value)), d.from_double(1e22));
+  REQUIRE(bound(d, wide) > 1000);
+  REQUIRE(bound(d, wide) < kInf);
+  const SampledScalar any = d.exp(wide);
+  CHECK(any.infinite);
+  CHECK(any.at_least_zero);
   // A product beyond 2^128 by more than its bound: +inf in the float run.
   const SampledScalar big = d.mul(d.from_double(1e30), d.from_double(1e30));
   CHECK(sure(big));
@@ -74,8 +86,18 @@ TEST_CASE("sampled nonfinite: IEEE 754 on sure infinities and NaN, unbounded whe
   CHECK(d.mul(inf, near).infinite);            // its sign may flip: unbounded
   CHECK(d.div(inf, d.from_double(-4)).value == -kInf);
   CHECK(std::isnan(d.div(inf, inf).value));
-  CHECK(std::isnan(d.add(nan, d.exp(d.from_double(88.72284))).value));  // NaN absorbs an unbounded value
-  CHECK(d.add(inf, d.exp(d.from_double(88.72284))).infinite);            // the other may be anything
+  const SampledScalar maybe = d.exp(d.from_double(88.72284));  // a number or +inf
+  CHECK(std::isnan(d.add(nan, maybe).value));                  // NaN absorbs a number and +inf
+  const SampledScalar inf_plus = d.add(inf, maybe);            // +inf plus a number or +inf: +inf
+  CHECK(sure(inf_plus));
+  CHECK(inf_plus.value == kInf);
+  CHECK(inf_plus.may_inf == 0);
+  CHECK(!inf_plus.may_nan);
+  const SampledScalar inf_minus = d.sub(inf, maybe);  // +inf less a number or +inf: +inf or NaN
+  CHECK(inf_minus.value == kInf);
+  CHECK(inf_minus.may_nan);
+  CHECK(inf_minus.may_inf == 0);
+  CHECK(d.add(inf, d.exp(d.mul(near, d.from_double(1e22)))).infinite);  // the other may be anything (no bound on its numbers)
   // finite / inf is +-0, the exact quotient within |a| / floor of it: a source.
   const SampledScalar q = d.div(two, inf);
   CHECK(q.value == 0);
@@ -123,9 +145,29 @@ TEST_CASE("sampled nonfinite: sums count sure terms, and terms at least 0 leave 
   CHECK(sure(s));
   CHECK(s.value == kInf);
   CHECK(s.floor > 0.99 * std::exp(100.0));
-  CHECK(sum({one, maybe}).infinite);  // the control: no sure +inf term
+  // No sure +inf term: a number, or +inf where the exp overflows.
+  const SampledScalar one_maybe = sum({one, maybe});
+  CHECK(!one_maybe.infinite);
+  CHECK(std::fabs(one_maybe.value - maybe.value) <= 1e-15 * maybe.value);
+  CHECK(one_maybe.may_inf == 1);
+  CHECK(!one_maybe.may_nan);
   CHECK(std::isnan(sum({inf, d.neg(inf), one}).value));
-  CHECK(sum({d.neg(inf), maybe}).infinite);  // -inf and maybe +inf: NaN or -inf
+  const SampledScalar minus_maybe = sum({d.neg(inf), maybe});  // -inf and maybe +inf: -inf or NaN
+  CHECK(minus_maybe.value == -kInf);
+  CHECK(minus_maybe.may_nan);
+  CHECK(minus_maybe.may_inf == 0);
+  const SampledScalar both = sum({one, maybe, d.neg(maybe)});  // may be +inf and -inf: also NaN
+  CHECK(!both.infinite);
+  CHECK(both.may_inf == 3);
+  CHECK(both.may_nan);
+  // Terms that are at least 0 or +inf with no bound on their numbers: +inf beside a sure +inf,
+  // else unbounded.
+  const SampledScalar p = d.mul(d.from_double(0.1), d.from_double(0.3));
+  const SampledScalar any = d.exp(d.mul(d.sub(p, d.from_double(p.value)), d.from_double(1e22)));
+  REQUIRE(any.at_least_zero);
+  CHECK(sum({one, inf, any}).value == kInf);
+  CHECK(sure(sum({one, inf, any})));
+  CHECK(sum({one, any}).infinite);
   // A matrix product's term inf * 2 and inf * 0.
   SampledScalar acc = zero;
   d.mac(acc, inf, d.from_double(2));

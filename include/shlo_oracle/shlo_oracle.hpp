@@ -187,6 +187,7 @@ struct CheckRow {
   std::int64_t certain_nonfinite = 0;  // elements every float evaluation makes inf or NaN, judged on that value
   std::int64_t probable_nonfinite = 0;  // of those, the ones only but for an improbable event (another value: IMPROBABLE)
   std::int64_t nan_alternative = 0;     // NaN elements where a comparison upstream may take a branch that is NaN
+  std::int64_t inf_alternative = 0;     // infinite elements where an overflow upstream may or may not happen (check's sampled tier)
   Verdict verdict = Verdict::Pass;
   std::string line;  // this row as `shlo check` prints it in its table
 };

@@ -72,22 +72,36 @@ inline constexpr double kFloatMax = 3.4028234663852886e38;
 
 /// Operation numbers for the draws' keys.
 enum OpKey : std::uint64_t {
-  kAdd = 1, kSub, kMul, kDiv, kExp, kLog, kSqrt, kRsqrt, kTanh, kLogistic, kOperand, kSumClose, kPi, kSelect, kScatter
+  kAdd = 1, kSub, kMul, kDiv, kExp, kLog, kSqrt, kRsqrt, kTanh, kLogistic, kOperand, kSumClose, kPi, kSelect, kScatter, kAbs
 };
 /// A draw's key for op on a (and b): the op and its operands' identities.
 inline std::uint64_t key_of(std::uint64_t op, const SampledWide& a) { return mix(op ^ mix(identity(a))); }
 inline std::uint64_t key_of(std::uint64_t op, const SampledWide& a, const SampledWide& b) {
   return mix(op ^ mix(identity(a) ^ mix(identity(b) + 0x632be59bd9b4e019ull)));
 }
-/// A value whose float evaluation may be NaN besides its numbers (sampled.hpp): the flag off, for
-/// the op's own rule, and back on its result.
-inline SampledWide without_nan(SampledWide s) {
+/// The non-finite values a float evaluation may give besides a value's numbers (sampled.hpp,
+/// "Alternatives"), as bits: NaN, +inf, -inf.
+inline constexpr std::uint8_t kAltNaN = 1, kAltPosInf = 2, kAltNegInf = 4;
+inline std::uint8_t alternatives(const SampledWide& s) {
+  return static_cast<std::uint8_t>((s.may_nan ? kAltNaN : 0) | (s.may_inf & 1 ? kAltPosInf : 0) | (s.may_inf & 2 ? kAltNegInf : 0));
+}
+/// The bit of a non-finite double (0 for a number).
+inline std::uint8_t alternative_of(double x) {
+  return std::isnan(x) ? kAltNaN : x == std::numeric_limits<double>::infinity() ? kAltPosInf : x == -std::numeric_limits<double>::infinity() ? kAltNegInf : 0;
+}
+/// The value with its alternatives off, for an op's rule on its numbers.
+inline SampledWide without_alternatives(SampledWide s) {
   s.may_nan = false;
+  s.may_inf = 0;
   return s;
 }
-inline SampledWide with_nan(SampledWide s) {
-  if (!sure_nan(s)) s.may_nan = true;
+/// The value with `alt` added to its alternatives; a sure value's own one is not an alternative.
+inline SampledWide with_alternatives(SampledWide s, std::uint8_t alt) {
+  if (sure(s)) alt = static_cast<std::uint8_t>(alt & ~alternative_of(s.value));
+  s.may_nan = s.may_nan || (alt & kAltNaN);
+  s.may_inf = static_cast<std::uint8_t>(s.may_inf | (alt & kAltPosInf ? 1 : 0) | (alt & kAltNegInf ? 2 : 0));
   return s;
 }
+inline SampledWide with_nan(SampledWide s) { return with_alternatives(std::move(s), kAltNaN); }
 
 }  // namespace shlo::sampled_detail

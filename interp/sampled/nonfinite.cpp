@@ -3,6 +3,7 @@
 // an infinity or NaN, as the bound analysis' certain values (interp/bound/nonfinite.cpp).
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "interp/sampled/detail.hpp"
 #include "interp/sampled/sampled.hpp"
@@ -59,6 +60,87 @@ SampledWide SampledRules::finite_of_sure(const Scalar& from, double value, doubl
   if (!(distance < kInf)) return unbounded(value);
   Scalar r = exact_value(value);
   add_source(r, distance, mix(identity(from) ^ bits_of(value)));
+  return r;
+}
+
+// ---- Alternatives (sampled.hpp) ------------------------------------------------------------
+
+namespace {
+/// A float value a closed value may take, for IEEE 754 on its alternatives: its sure value, or its
+/// numbers, which stand for themselves by the signs they may have (sign: sure_sign's +-1, 0 or 2)
+/// or, for a comparison with an infinity or NaN (whose result no finite value changes), by its
+/// value (sign 3); then each alternative.
+struct Candidate {
+  double x;
+  bool own;  // one of the value's numbers or its sure value (not an alternative)
+};
+std::vector<Candidate> candidates(const SampledWide& s, int sign) {
+  std::vector<Candidate> c;
+  if (sure(s) || sign == 3) c.push_back({s.value, true});
+  else {
+    if (sign == 2 || sign == 1) c.push_back({1, true});
+    if (sign == 2 || sign == -1) c.push_back({-1, true});
+    if (sign == 2 || sign == 0) c.push_back({0, true});
+  }
+  const std::uint8_t alt = alternatives(s);
+  if (alt & kAltNaN) c.push_back({kNaN, false});
+  if (alt & kAltPosInf) c.push_back({kInf, false});
+  if (alt & kAltNegInf) c.push_back({-kInf, false});
+  return c;
+}
+}  // namespace
+
+SampledRules::PairAlternatives SampledRules::pair_alternatives(char op, const Scalar& a, const Scalar& b) const {
+  PairAlternatives out;
+  for (const Candidate& x : candidates(a, a.infinite ? 2 : sure_sign(a)))
+    for (const Candidate& y : candidates(b, b.infinite ? 2 : sure_sign(b))) {
+      if (x.own && y.own) continue;  // the op's own rule
+      const double r = op == '+' ? x.x + y.x : op == '-' ? x.x - y.x : op == '*' ? x.x * y.x : x.x / y.x;
+      if (std::isfinite(r)) out.zero = true;  // a number over an infinity: +-0
+      else out.bits = static_cast<std::uint8_t>(out.bits | alternative_of(r));
+    }
+  return out;
+}
+
+// Whether a d b comes out as on the values' numbers for every alternative (inf > 1 whatever the
+// 1; NaN compares false but for NE).
+bool SampledRules::alternatives_agree(CompareDirection d, const Scalar& a, const Scalar& b) const {
+  if (!alternatives(a) && !alternatives(b)) return true;
+  const bool value = holds(d, a.value, b.value);
+  for (const Candidate& x : candidates(a, 3))
+    for (const Candidate& y : candidates(b, 3))
+      if (!(x.own && y.own) && holds(d, x.x, y.x) != value) return false;
+  return true;
+}
+
+SampledWide SampledRules::binary_alternatives(char op, const Scalar& a, const Scalar& b, Scalar main) const {
+  const PairAlternatives p = pair_alternatives(op, a, b);
+  if (p.zero) main = with_number(main, 0, 0, key_of(kDiv, a, b) + 5);
+  return with_alternatives(main, p.bits);
+}
+
+SampledWide SampledRules::unary_alternatives(const Scalar& a, Scalar main, double at_pos_inf, double at_neg_inf, std::uint64_t key) const {
+  const std::uint8_t alt = alternatives(a);
+  std::uint8_t out = alt & kAltNaN;
+  auto take = [&](double fx) {
+    if (std::isfinite(fx)) main = with_number(main, fx, 0, key + 5);
+    else out = static_cast<std::uint8_t>(out | alternative_of(fx));
+  };
+  if (alt & kAltPosInf) take(at_pos_inf);
+  if (alt & kAltNegInf) take(at_neg_inf);
+  return with_alternatives(main, out);
+}
+
+// The float may be c (within c_bound of it) where the op's numbers are r's: its distance from
+// r's value is a source, as a select that may take its other branch adds that branch's.
+SampledWide SampledRules::with_number(Scalar r, double c, double c_bound, std::uint64_t key) const {
+  if (r.infinite) return r;
+  if (sure(r)) {  // an infinity or NaN that may be a number: no bound
+    Scalar u = unbounded(r.value);
+    return with_alternatives(u, alternatives(r) | alternative_of(r.value));
+  }
+  add_source(r, std::fabs(c - r.value) + c_bound, key);
+  r.low = std::min(r.low, c - c_bound);
   return r;
 }
 

@@ -32,11 +32,11 @@ namespace sampled_detail {
 namespace {
 std::uint64_t content_hash(const SampledParts& s) {
   std::uint64_t h = mix(bits_of(s.value) ^ mix(bits_of(s.magnitude) ^ mix(bits_of(s.floor) + s.terms)));
-  return mix(h ^ (std::uint64_t{s.infinite} | std::uint64_t{s.may_nan} << 1 | std::uint64_t{s.open} << 2));
+  return mix(h ^ (std::uint64_t{s.infinite} | std::uint64_t{s.may_nan} << 1 | std::uint64_t{s.open} << 2 | std::uint64_t{s.may_inf} << 3));
 }
 bool same_parts(const SampledParts& a, const SampledParts& b) {
   auto same = [](double x, double y) { return bits_of(x) == bits_of(y); };
-  return same(a.value, b.value) && a.infinite == b.infinite && a.may_nan == b.may_nan && a.at_least_zero == b.at_least_zero &&
+  return same(a.value, b.value) && a.infinite == b.infinite && a.may_nan == b.may_nan && a.may_inf == b.may_inf && a.at_least_zero == b.at_least_zero &&
          a.open == b.open && a.nonfinite_terms == b.nonfinite_terms && a.terms == b.terms && same(a.floor, b.floor) &&
          same(a.low, b.low) && a.low_terms == b.low_terms && same(a.magnitude, b.magnitude) && same(a.squares, b.squares) &&
          same(a.sources, b.sources);

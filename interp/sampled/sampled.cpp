@@ -166,7 +166,10 @@ SampledWide SampledRules::rounded(Scalar r, std::uint64_t key, double ulps) cons
   // +-inf in every evaluation but for an improbable event.
   if (std::fabs(r.value) - inherited > 0x1p128 * (1 + (std::max(ulps, 0.5) + 1) * 0x1p-22))
     return sure_inf(r.value, std::fabs(r.value) - inherited);
-  if (magnitude * (1 + 2 * kUnit) > kFloatMax) return unbounded(r.value);
+  // Within its bound of the float range: +-inf where the rounding overflows, else a number as
+  // the model has it (an alternative: sampled.hpp).
+  if (magnitude * (1 + 2 * kUnit) > kFloatMax)
+    r = with_alternatives(r, std::fabs(r.value) > inherited ? (r.value > 0 ? kAltPosInf : kAltNegInf) : kAltPosInf | kAltNegInf);
   double rest = (profile_.flush_to_zero ? 0x1p-126 : 0x1p-150) + kDouble * std::fabs(r.value);
   // d (v + e), d mean-zero within u given the past; a library function's error within its
   // allowance taken the same way (a model: see docs/sampled_tier.md).
@@ -203,8 +206,23 @@ SampledWide SampledRules::operand_rounded(const Scalar& a) const {
   return r;
 }
 
+// An open sum's alternatives are its terms' (an open sum holds their union): with a sure
+// infinity among its terms, another infinity's sign decides between it and NaN; else +inf and
+// -inf terms may meet (NaN).
 SampledWide SampledRules::closed(const Scalar& s) const {
   if (!s.open) return s;
+  const std::uint8_t terms = alternatives(s);
+  const Scalar r = closed_numbers(without_alternatives(s));
+  if (terms == 0) return r;
+  if (sure(r)) {
+    if (std::isnan(r.value)) return r;
+    return with_alternatives(r, terms & (kAltNaN | (r.value > 0 ? kAltNegInf : kAltPosInf)) ? kAltNaN : 0);
+  }
+  const bool both = (terms & kAltPosInf) && (terms & kAltNegInf);
+  return with_alternatives(r, static_cast<std::uint8_t>(terms | (both ? kAltNaN : 0)));
+}
+
+SampledWide SampledRules::closed_numbers(const Scalar& s) const {
   Scalar result = s;
   result.open = false;
   result.terms = 0;
@@ -224,9 +242,18 @@ SampledWide SampledRules::closed(const Scalar& s) const {
   // errors (gamma_(n-1) of it): beyond the float range, the sum may overflow.
   const double gamma = n > 1 ? (n - 1) * kUnit / (1 - (n - 1) * kUnit) : 0;
   const double partial = s.magnitude * (1 + gamma);
-  if (partial > kFloatMax) return unbounded(s.value);
-  // Sure infinities of one sign and finite terms that never overflow: that infinity in any order.
-  if (s.nonfinite_terms != 0) return sure_inf(s.nonfinite_terms == 1 ? 1 : -1, s.floor - partial);
+  // Beyond the float range, a partial sum may overflow: then the sum is +-inf or NaN (an
+  // alternative: sampled.hpp), else a number as below. Terms that are all at least 0 overflow to
+  // +inf only.
+  const bool all_nonnegative = s.terms > 0 && s.low_terms == s.terms;
+  const std::uint8_t overflow = !(partial > kFloatMax) ? 0 : all_nonnegative ? kAltPosInf : kAltPosInf | kAltNegInf | kAltNaN;
+  // Sure infinities of one sign and finite terms: that infinity in any order (NaN where the
+  // finite part may overflow to the other sign).
+  if (s.nonfinite_terms != 0) {
+    const double sign = s.nonfinite_terms == 1 ? 1 : -1;
+    return with_alternatives(sure_inf(sign, s.floor - partial), overflow & (sign > 0 ? kAltNegInf : kAltPosInf) ? kAltNaN : 0);
+  }
+  result = with_alternatives(result, overflow);
   // Each addition's rounding is d_k times a computed partial sum, each product's d_i times the
   // computed product; each d is mean-zero given what came before, so every such rounding, second
   // order included, is a martingale's increment, within u times what it rounds (rounded() above):
@@ -256,7 +283,7 @@ SampledWide SampledRules::closed(const Scalar& s) const {
 // a~ b~ - a b = a e_b + b e_a + e_a e_b: the first two in the coordinates, the product of errors
 // split as mul's (second_order).
 void SampledRules::add_product(Scalar& acc, const Operand& a, const Operand& b) const {
-  acc.may_nan = acc.may_nan || a.s.may_nan || b.s.may_nan;
+  if (alternatives(a.s) | alternatives(b.s)) acc = with_alternatives(acc, pair_alternatives('*', a.s, b.s).bits);
   if (sure(a.s) || sure(b.s)) {  // an infinity or NaN term (mul's rule), or unbounded
     const Scalar t = nonfinite_binary('*', a.s, b.s);
     acc.open = true;
@@ -427,7 +454,7 @@ template void SampledRules::matmul_tiled(const SampledScalar*, const SampledScal
 SampledWide SampledRules::accumulate(const Scalar& acc_in, const Scalar& x_in) const {
   const Scalar x = closed(x_in);
   Scalar acc = as_open(acc_in, acc_in.open ? 0 : bound_of(acc_in));
-  acc.may_nan = acc.may_nan || x.may_nan;
+  acc = with_alternatives(acc, alternatives(x));
   if (sure(x)) {
     add_nonfinite_term(acc, x);
     return acc;
@@ -459,8 +486,8 @@ SampledWide SampledRules::accumulate(const Scalar& acc_in, const Scalar& x_in) c
 // ---- Elementwise ops ----------------------------------------------------------------------
 
 SampledWide SampledRules::add(const Scalar& a_in, const Scalar& b_in) const {
-  if (a_in.may_nan || b_in.may_nan) return with_nan(add(without_nan(a_in), without_nan(b_in)));
   const Scalar a = closed(a_in), b = closed(b_in);
+  if (alternatives(a) | alternatives(b)) return binary_alternatives('+', a, b, add(without_alternatives(a), without_alternatives(b)));
   if (sure(a) || sure(b)) return nonfinite_binary('+', a, b);
   Scalar r;
   r.value = a.value + b.value;
@@ -471,8 +498,8 @@ SampledWide SampledRules::add(const Scalar& a_in, const Scalar& b_in) const {
 }
 
 SampledWide SampledRules::sub(const Scalar& a_in, const Scalar& b_in) const {
-  if (a_in.may_nan || b_in.may_nan) return with_nan(sub(without_nan(a_in), without_nan(b_in)));
   const Scalar a = closed(a_in), b = closed(b_in);
+  if (alternatives(a) | alternatives(b)) return binary_alternatives('-', a, b, sub(without_alternatives(a), without_alternatives(b)));
   if (sure(a) || sure(b)) return nonfinite_binary('-', a, b);
   Scalar r;
   r.value = a.value - b.value;
@@ -481,8 +508,8 @@ SampledWide SampledRules::sub(const Scalar& a_in, const Scalar& b_in) const {
 }
 
 SampledWide SampledRules::mul(const Scalar& a_in, const Scalar& b_in) const {
-  if (a_in.may_nan || b_in.may_nan) return with_nan(mul(without_nan(a_in), without_nan(b_in)));
   const Scalar ca = closed(a_in), cb = closed(b_in);  // an open sum's closing draws its noise: once
+  if (alternatives(ca) | alternatives(cb)) return binary_alternatives('*', ca, cb, mul(without_alternatives(ca), without_alternatives(cb)));
   if (sure(ca) || sure(cb)) return nonfinite_binary('*', ca, cb);
   const Operand a = operand(ca), b = operand(cb);
   Scalar r;
@@ -500,8 +527,8 @@ SampledWide SampledRules::mul(const Scalar& a_in, const Scalar& b_in) const {
 }
 
 SampledWide SampledRules::div(const Scalar& a_in, const Scalar& b_in) const {
-  if (a_in.may_nan || b_in.may_nan) return with_nan(div(without_nan(a_in), without_nan(b_in)));
   const Scalar a = closed(a_in), b = closed(b_in);
+  if (alternatives(a) | alternatives(b)) return binary_alternatives('/', a, b, div(without_alternatives(a), without_alternatives(b)));
   if (sure(a) || sure(b)) return nonfinite_binary('/', a, b);
   const double ba = bound_of(a), bb = bound_of(b), d = std::fabs(b.value);
   if (!(d > bb)) return b.low > 0 && b.value > 0 && std::isfinite(ba) ? positive_div(a, b) : unbounded(a.value / b.value);
@@ -544,6 +571,7 @@ SampledWide SampledRules::neg(const Scalar& a_in) const {
   Scalar r = closed(a_in);
   if (r.infinite) return unbounded(-r.value);
   r.value = -r.value;
+  r.may_inf = static_cast<std::uint8_t>((r.may_inf & 1) << 1 | (r.may_inf & 2) >> 1);  // +inf and -inf swap
   r.low = -kInf;
   for (double& t : r.tangent) t = -t;
   for (double& t : r.sketch) t = -t;
@@ -551,7 +579,7 @@ SampledWide SampledRules::neg(const Scalar& a_in) const {
 }
 
 SampledWide SampledRules::abs(const Scalar& a_in) const {
-  if (a_in.may_nan) return with_nan(abs(without_nan(a_in)));
+  if (const Scalar c = closed(a_in); alternatives(c)) return unary_alternatives(c, abs(without_alternatives(c)), kInf, kInf, key_of(kAbs, c));
   // |x| = max(x, -x): the reference's sign picks the winner (so no coordinate depends on the
   // passes); near 0 the float's may differ, a kink at distance 2 |a|.
   const Scalar a = closed(a_in);
@@ -580,8 +608,21 @@ bool SampledRules::decided(const Scalar& a, const Scalar& b) const {
 }
 
 SampledWide SampledRules::pick(const Scalar& a_in, const Scalar& b_in, bool larger) const {
-  if (a_in.may_nan || b_in.may_nan) return with_nan(pick(without_nan(a_in), without_nan(b_in), larger));
   const Scalar a = closed(a_in), b = closed(b_in);
+  if (alternatives(a) | alternatives(b)) {
+    // The infinity that wins (+inf for a max) and NaN stay alternatives; where an operand may be
+    // the one that loses, the float is the other's: its number (a source) or its sure value.
+    Scalar r = pick(without_alternatives(a), without_alternatives(b), larger);
+    const std::uint8_t wins = larger ? kAltPosInf : kAltNegInf, loses = larger ? kAltNegInf : kAltPosInf;
+    std::uint8_t alt = (alternatives(a) | alternatives(b)) & (kAltNaN | wins);
+    for (const Scalar* x : {&a, &b}) {
+      if (!(alternatives(*x) & loses)) continue;
+      const Scalar& other = x == &a ? b : a;
+      if (sure(other)) alt |= alternative_of(other.value);
+      else r = with_number(r, other.value, bound_of(other), key_of(kSelect, r, other));
+    }
+    return with_alternatives(r, alt);
+  }
   if (sure_nan(a) || sure_nan(b)) return exact_value(kNaN);  // IEEE maximum and minimum propagate NaN
   const bool a_wins = larger ? a.value >= b.value : a.value <= b.value;
   if (decided(a, b)) {
@@ -628,29 +669,29 @@ SampledWide SampledRules::map_monotone(const Scalar&, const RationalMap&) const 
 
 Tri SampledRules::compare(CompareDirection d, const Scalar& a_in, const Scalar& b_in) const {
   const Scalar a = closed(a_in), b = closed(b_in);
-  if (!decided(a, b) || a.may_nan || b.may_nan) return Tri::Undecided;
+  if (!decided(a, b) || !alternatives_agree(d, a, b)) return Tri::Undecided;
   return holds(d, a.value, b.value) ? Tri::True : Tri::False;
 }
 
 std::uint8_t SampledRules::compare_bits(CompareDirection d, const Scalar& a_in, const Scalar& b_in) const {
   const Scalar a = closed(a_in), b = closed(b_in);
   const std::uint8_t value = holds(d, a.value, b.value) ? kPredValue : 0;
-  // An operand that may be NaN may make the float comparison false (NE true) either way.
-  return decided(a, b) && !a.may_nan && !b.may_nan ? value : static_cast<std::uint8_t>(value | kPredFloatMayFlip);
+  // An operand that may be NaN or an infinity may make the float comparison go the other way.
+  return decided(a, b) && alternatives_agree(d, a, b) ? value : static_cast<std::uint8_t>(value | kPredFloatMayFlip);
 }
 
 SampledWide SampledRules::select_widened(std::uint8_t pred, const Scalar& on_true, const Scalar& on_false) const {
   const Scalar& chosen_in = pred & kPredValue ? on_true : on_false;
   if (!(pred & (kPredFloatMayFlip | kPredExactUndecided))) return chosen_in;
   const Scalar chosen = closed(chosen_in), other = closed(pred & kPredValue ? on_false : on_true);
-  // A branch that is NaN in every evaluation (a relu's gradient after an overflow): the float
-  // value is NaN or the other branch's.
-  if (sure_nan(other) && !sure(chosen)) return with_nan(chosen);
-  if (sure_nan(chosen) && !sure(other)) return with_nan(other);
+  // A branch that is an infinity or NaN in every evaluation (a relu's gradient after an
+  // overflow): the float value is that or the other branch's.
+  if (sure(other) && !sure(chosen)) return with_alternatives(chosen, alternative_of(other.value) | alternatives(other));
+  if (sure(chosen) && !sure(other)) return with_alternatives(other, alternative_of(chosen.value) | alternatives(chosen));
   // The float run may take the other branch: its error is then other~ - chosen, within
   // |other - chosen| + B_other of 0, so within that plus B_chosen of the chosen one's own.
   Scalar r = chosen;
-  r.may_nan = chosen.may_nan || other.may_nan;
+  r = with_alternatives(r, alternatives(other));
   r.low = std::min(chosen.low, other.low);  // either branch's float
   add_source(r, std::fabs(other.value - chosen.value) + bound_of(other) + bound_of(chosen), key_of(kSelect, chosen, other));
   return r;
@@ -669,8 +710,8 @@ std::vector<SampledRules::Membership> SampledRules::window_selection(CompareDire
   std::size_t chosen = 0;
   for (std::size_t k = 1; k < c.size(); ++k)
     if (!holds(select, c[chosen].value, c[k].value)) chosen = k;
-  // A candidate that may be NaN makes the float comparisons with it false: any may be chosen.
-  const bool nan = std::any_of(c.begin(), c.end(), [](const Scalar& x) { return x.may_nan; });
+  // A candidate that may be NaN or an infinity may win or lose any float comparison: any may be chosen.
+  const bool nan = std::any_of(c.begin(), c.end(), [](const Scalar& x) { return alternatives(x) != 0; });
   bool alone = true;
   for (std::size_t k = 0; k < c.size(); ++k)
     if (k != chosen && (nan || !decided(c[chosen], c[k]))) {
@@ -688,7 +729,7 @@ SampledWide SampledRules::scatter_term(const Scalar& source_in, Membership m) co
   if (!std::isfinite(bs)) return unbounded(m.exact ? s.value : 0);
   // Chosen in one run and maybe not in the other: the float term is the source or nothing.
   Scalar r = m.exact ? s : exact_value(0);
-  r.may_nan = s.may_nan;
+  r = with_alternatives(r, alternatives(s));
   r.low = std::min(s.low, 0.0);
   add_source(r, std::fabs(s.value) + (m.exact ? 2 : 1) * bs, key_of(kScatter, s) + m.exact);
   return r;

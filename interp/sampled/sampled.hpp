@@ -69,10 +69,20 @@
 // a finite number (finite / inf = 0, exp(-inf) = 0, tanh(inf) = 1) the exact counterpart is within
 // a bound of it (a source: |a| / floor, e^-floor, ...); with no floor, or where a rule needs a sign
 // that may flip, the value is unbounded. The check holds an output element that is a sure
-// infinity or NaN to that value (docs/sampled_tier.md, "Sure overflows"). Where a comparison may
-// flip to a branch that is surely NaN, the value may be NaN besides its numbers (may_nan): every
-// op on it may be NaN too, a comparison with it may go either way, and the check lets a NaN pass
-// there (the bound analysis' "values that may be NaN").
+// infinity or NaN to that value (docs/sampled_tier.md, "Sure overflows").
+//
+// Alternatives: a float evaluation may give a non-finite value besides a value's numbers: NaN
+// where a comparison may flip to a branch that is surely NaN (may_nan), +inf or -inf where an
+// overflow may or may not happen (may_inf: an exp whose operand is within its bound of ln(FLT_MAX),
+// a rounding or a sum within its bound of the float range). The numbers (value, coordinates,
+// bound) are then those of the evaluations that do not overflow: the model's rounding errors hold
+// for every rounding whose result is finite. Each op takes IEEE 754 on the alternatives as on
+// sure values (inf + x = inf, inf - inf = NaN, x / inf = 0, exp(-inf) = 0): a non-finite result
+// joins the result's alternatives; a finite one (a number the float may take in place of the
+// op's: 0 for x / inf) is added to the bound as a source, as a select whose comparison may flip
+// adds its other branch. A comparison with an operand that has alternatives may go either way.
+// The check lets an element's float be one of its alternatives where the sound bound is infinite
+// (docs/sampled_tier.md, "Overflows that may or may not happen").
 //
 // Floors: an exp, a square, a relu, a nonnegative literal, and sums, quotients and maxima of
 // such values carry a floor `low` under their float and exact values (0 for a square). A divisor,
@@ -113,8 +123,10 @@ struct SampledFactors {
 struct SampledParts {
   double value = 0;       // the reference: a double run of the program
   bool infinite = false;  // no finite bound (overflow, a divisor near 0, ...)
-  bool may_nan = false;   // the float value may also be NaN (a branch that is NaN in every evaluation)
-  // Of an unbounded value: its float is at least 0 or +inf (an exp that may overflow). Of an open
+  bool may_nan = false;   // the float value may also be NaN (see "Alternatives" above)
+  std::uint8_t may_inf = 0;  // the float value may also be +inf (bit 1) or -inf (bit 2): an overflow that may happen
+  // Of an unbounded value: its float is at least 0 or +inf (an exp that may overflow, its numbers
+  // unbounded: an operand wider than e^709 allows). Of an open
   // sum: it has such terms (with a sure +inf term, the sum is +inf whatever they are).
   bool at_least_zero = false;
   // An open sum (see above): its terms and their bounds, for the roundings it adds when closed.
@@ -252,6 +264,7 @@ class SampledRules {
   // Reading results.
   /// The value with an open sum closed (its roundings added): what every op reads.
   Scalar closed(const Scalar& s) const;
+  Scalar closed_numbers(const Scalar& s) const;  // closed() of an open sum without alternatives
   static double sigma_hat(const Scalar& s) { return sampled_sigma_hat(s); }
   static double sketch_rank(const Scalar& s) { return sampled_sketch_rank(s); }
   static double bound(const Scalar& closed_value, const SampledFactors& f) { return sampled_bound(closed_value, f); }
@@ -283,6 +296,21 @@ class SampledRules {
   int sure_sign(const Scalar& a) const;
   Scalar finite_of_sure(const Scalar& from, double value, double distance) const;
   Scalar positive_div(const Scalar& a, const Scalar& b) const;  // a / b by a positive divisor's floor
+  // Alternatives (see above): `main` is the op's result on a's and b's numbers (a, b closed).
+  /// a op b (op '+', '-', '*', '/') on every pair of a's and b's values but their numbers.
+  Scalar binary_alternatives(char op, const Scalar& a, const Scalar& b, Scalar main) const;
+  /// What those pairs give: non-finite results as bits, and whether one is a number (x / inf = 0).
+  struct PairAlternatives {
+    std::uint8_t bits = 0;
+    bool zero = false;
+  };
+  PairAlternatives pair_alternatives(char op, const Scalar& a, const Scalar& b) const;
+  /// Whether a d b holds or fails alike for every alternative of a and b as for their numbers.
+  bool alternatives_agree(CompareDirection d, const Scalar& a, const Scalar& b) const;
+  /// f(a) where f(+inf) = at_pos_inf and f(-inf) = at_neg_inf (f(NaN) = NaN).
+  Scalar unary_alternatives(const Scalar& a, Scalar main, double at_pos_inf, double at_neg_inf, std::uint64_t key) const;
+  /// r where the float may also be the number c, or within c_bound of it: a source.
+  Scalar with_number(Scalar r, double c, double c_bound, std::uint64_t key) const;
   /// A floor under a rounding (relative `unit`, gradual underflow or flush to zero) of values at
   /// least x; -inf for none.
   double rounded_floor(double x, double unit) const;

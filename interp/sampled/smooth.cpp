@@ -55,8 +55,8 @@ double logistic_change(double v, double t) { return tanh_change(v / 2, t / 2) / 
 }  // namespace
 
 SampledWide SampledRules::exp(const Scalar& a_in) const {
-  if (a_in.may_nan) return with_nan(exp(without_nan(a_in)));
   const Scalar a = closed(a_in);
+  if (alternatives(a)) return unary_alternatives(a, exp(without_alternatives(a)), kInf, 0, key_of(kExp, a));
   if (sure(a)) {
     if (std::isnan(a.value)) return a;
     if (a.value > 0) return sure_inf(1, std::exp(a.floor));
@@ -66,15 +66,20 @@ SampledWide SampledRules::exp(const Scalar& a_in) const {
   // Beyond ln(FLT_MAX) = 88.72283905... by more than its bound and the allowance (k ulps of e^x,
   // about k 2^-23 in x): +inf in every evaluation but for an improbable event.
   if (a.value - ba > 88.72284 + (profile_.exp + 1) * 0x1p-22) return sure_inf(1, std::exp(a.value - ba));
-  if (a.value + ba > 88.72) {  // may overflow: at least 0 or +inf (a bounded operand is never NaN)
-    Scalar r = unbounded(e);
+  // Within its bound of it: +inf where the float exp overflows, else a number as below (an
+  // alternative: sampled.hpp).
+  const bool may_overflow = a.value + ba > 88.72;
+  Scalar r = smooth(a, e, e, std::exp(a.value + ba), exp_change, profile_.exp, kExp);
+  if (may_overflow && r.infinite) {  // no bound on its numbers: at least 0 or +inf (a bounded operand is never NaN)
+    r = unbounded(e);
     r.at_least_zero = std::isfinite(ba);
     return r;
   }
-  Scalar r = smooth(a, e, e, std::exp(a.value + ba), exp_change, profile_.exp, kExp);
   // The float and exact values are at least e^(x - B) (less the allowance and a margin).
   if (!r.infinite) r.low = rounded_floor(std::exp(a.value - ba), (profile_.exp + 2) * kUlp);
-  return r;
+  // An exp's float is at least 0: a rounding that may overflow does so to +inf.
+  r.may_inf &= 1;
+  return may_overflow ? with_alternatives(r, kAltPosInf) : r;
 }
 
 // The least value a's float and exact values may take, for a log, a root or a divisor: a - B_a
@@ -97,8 +102,8 @@ SampledWide SampledRules::at_least(Scalar a, double low) {
 }
 
 SampledWide SampledRules::log(const Scalar& a_in) const {
-  if (a_in.may_nan) return with_nan(log(without_nan(a_in)));
   const Scalar a = closed(a_in);
+  if (alternatives(a)) return unary_alternatives(a, log(without_alternatives(a)), kInf, kNaN, key_of(kLog, a));
   if (sure(a)) return a.value > 0 ? sure_inf(1, a.floor > 1 ? std::log(a.floor) : 0) : exact_value(kNaN);
   const double low = positive_low(a);
   if (!(low > 0)) return unbounded(std::log(a.value));
@@ -106,8 +111,8 @@ SampledWide SampledRules::log(const Scalar& a_in) const {
 }
 
 SampledWide SampledRules::sqrt(const Scalar& a_in) const {
-  if (a_in.may_nan) return with_nan(sqrt(without_nan(a_in)));
   const Scalar a = closed(a_in);
+  if (alternatives(a)) return unary_alternatives(a, sqrt(without_alternatives(a)), kInf, kNaN, key_of(kSqrt, a));
   if (sure(a)) return a.value > 0 ? sure_inf(1, std::sqrt(a.floor)) : exact_value(kNaN);
   if (bound_of(a) == 0 && a.value == 0) return exact_value(0);
   const double low = positive_low(a), r = std::sqrt(a.value);
@@ -119,8 +124,8 @@ SampledWide SampledRules::sqrt(const Scalar& a_in) const {
 }
 
 SampledWide SampledRules::rsqrt(const Scalar& a_in) const {
-  if (a_in.may_nan) return with_nan(rsqrt(without_nan(a_in)));
   const Scalar a = closed(a_in);
+  if (alternatives(a)) return unary_alternatives(a, rsqrt(without_alternatives(a)), 0, kNaN, key_of(kRsqrt, a));
   if (sure(a)) return a.value > 0 ? finite_of_sure(a, 0, 1 / std::sqrt(a.floor)) : exact_value(kNaN);  // rsqrt(inf) = 0
   const double low = positive_low(a), r = 1 / std::sqrt(a.value);
   if (!(low > 0)) return unbounded(r);
@@ -129,16 +134,16 @@ SampledWide SampledRules::rsqrt(const Scalar& a_in) const {
 }
 
 SampledWide SampledRules::tanh(const Scalar& a_in) const {
-  if (a_in.may_nan) return with_nan(tanh(without_nan(a_in)));
   const Scalar a = closed(a_in);
+  if (alternatives(a)) return unary_alternatives(a, tanh(without_alternatives(a)), 1, -1, key_of(kTanh, a));
   if (sure(a)) return std::isnan(a.value) ? a : finite_of_sure(a, a.value > 0 ? 1 : -1, 2 * std::exp(-2 * a.floor));
   const double t = std::tanh(a.value);
   return smooth(a, t, 1 - t * t, 0.7699, tanh_change, profile_.tanh, kTanh, 1, 2);  // |tanh''| <= 4 / (3 sqrt 3)
 }
 
 SampledWide SampledRules::logistic(const Scalar& a_in) const {
-  if (a_in.may_nan) return with_nan(logistic(without_nan(a_in)));
   const Scalar a = closed(a_in);
+  if (alternatives(a)) return unary_alternatives(a, logistic(without_alternatives(a)), 1, 0, key_of(kLogistic, a));
   if (sure(a)) return std::isnan(a.value) ? a : finite_of_sure(a, a.value > 0 ? 1 : 0, std::exp(-a.floor));
   const double s = 1 / (1 + std::exp(-a.value));
   return smooth(a, s, s * (1 - s), 0.0963, logistic_change, profile_.logistic, kLogistic, 0.25, 1);  // |s''| <= 1 / (6 sqrt 3)

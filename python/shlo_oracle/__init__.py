@@ -194,7 +194,8 @@ class CheckVerdict:
     sound bound, judged by the statistical tier alone), certain_nonfinite (elements that every float
     evaluation makes inf or NaN, judged on that value), probable_nonfinite (of those, the ones decided
     by the statistical tier), nan_alternative (NaN elements where a comparison upstream may take a
-    branch that is NaN: NaN is one of their values), verdict), .consistent_profiles,
+    branch that is NaN: NaN is one of their values), inf_alternative (with sampled=True: infinite
+    elements where an overflow upstream may or may not happen), verdict), .consistent_profiles,
     .fitting_profile (the narrowest consistent profile under which the errors together are not
     unlikely: with sampled=True the sampled tier's test of all outputs together decides it;
     "" when none), and .table / .json as `shlo check` prints them."""

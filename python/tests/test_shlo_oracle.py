@@ -238,6 +238,28 @@ class AgainstTheCommand(unittest.TestCase):
         self.assertNotIn("all outputs together", alone.table)
         self.assertEqual(alone.fitting_profile, "ieee")
 
+    def test_check_sampled_passes_an_overflow_that_may_happen(self):
+        # A softmax of two logits, the first 4 x 22.2 = 88.8: float32 overflows (p = [NaN, 0], the
+        # sum +inf); under bf16 the logit is within its bound of 88.72, so its exp may or may not.
+        text = (Path(__file__).resolve().parents[2] / "tests" / "programs" / "softmax_may_overflow.mlir").read_text()
+        x = np.full((1, 4), 22.2, np.float32)
+        w = np.array([[1, 0.1], [1, 0], [1, 0], [1, 0]], np.float32)
+        with np.errstate(over="ignore", invalid="ignore"):
+            e = np.exp(x @ w)
+            s = e.sum(axis=1, dtype=np.float32)
+            p = e / s[:, None]
+        self.assertTrue(np.isnan(p[0, 0]) and p[0, 1] == 0 and np.isinf(s[0]))
+        verdict = shlo_oracle.check(text, [x, w], [p, s], profile="bf16", sampled=True)
+        self.assertEqual(verdict.verdict, "PASS")
+        self.assertEqual([r["nan_alternative"] for r in verdict.rows], [1, 0])
+        self.assertEqual([r["inf_alternative"] for r in verdict.rows], [0, 1])
+        self.assertEqual(json.loads(verdict.json)["outputs"][1]["inf_alternative"], 1)
+        # The controls: without the tier no verdict; -inf for the sum is no value of it.
+        self.assertEqual(shlo_oracle.check(text, [x, w], [p, s], profile="bf16").verdict, "NO VERDICT")
+        wrong = shlo_oracle.check(text, [x, w], [p, -s], profile="bf16", sampled=True)
+        self.assertEqual(wrong.verdict, "IMPROBABLE")
+        self.assertEqual(wrong.rows[1]["improbable"], 1)
+
     def test_den_with_inputs_equals_the_exact_run(self):
         c = CommandRun(self.tmp.name, "linear_fwd", "exact")
         (meaning,) = shlo_oracle.den(c.program, c.inputs[0], domain="exact")
