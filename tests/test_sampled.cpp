@@ -10,7 +10,8 @@
 // SHLO_SAMPLED_ONLY=1 with the tier only: a full-size program takes half an hour per profile) and
 // "[.sampled_parts]" (the largest sigma_hat and sketch per instruction and how many elements are
 // unbounded; SHLO_SAMPLED_PROFILE, SHLO_SAMPLED_EVENTS: the values' factors' event count, 1e8 unless
-// set, the check's own is its analysis' event count), on SHLO_SAMPLED_FILE.
+// set, the check's own is its analysis' event count; SHLO_SAMPLED_ELEMENT=O:I one output element's
+// parts), on SHLO_SAMPLED_FILE.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -555,6 +556,15 @@ TEST_CASE("sampled tier: the parts of each output's bound", "[.sampled_parts]") 
         }
       });
   std::printf("rest factors K %.3g Q %.3g\n", d.rest_factors().K, d.rest_factors().Q);
+  // SHLO_SAMPLED_ELEMENT=O:I: output O's element I (flat), its parts at the values' factors.
+  if (const std::string at = env_or("SHLO_SAMPLED_ELEMENT", ""); !at.empty()) {
+    const std::size_t o = std::stoul(at.substr(0, at.find(':'))), i = std::stoul(at.substr(at.find(':') + 1));
+    const auto& t = std::get<Tensor<SampledScalar>>(run.outputs[0].at(o));
+    const auto x = d.closed(t.data.at(i));
+    std::printf("output %zu element %zu: value %.9g sigma_hat %.4g sketch_(k) %.4g bound %.4g low %.4g%s%s%s\n", o, i, x.value,
+                SampledDomain::sigma_hat(x), SampledDomain::sketch_rank(x), SampledDomain::bound(x, d.rest_factors()), x.low,
+                x.infinite ? " unbounded" : "", x.may_nan ? " may be NaN" : "", x.may_inf ? " may be inf" : "");
+  }
   for (const auto& value : run.outputs[0])
     if (const auto* t = std::get_if<Tensor<SampledScalar>>(&value)) {
       double s = 0, p = 0;
