@@ -26,7 +26,7 @@ for name in $names; do
   for range in ${RANGES:--1,1 -0.1,0.1 0,0.01}; do
     start=$(date +%s)
     out=$(SHLO_SAMPLED_FILE="$file" SHLO_SAMPLED_RANGE="$range" SHLO_SAMPLED_SEED="${SEED:-1}" SHLO_SAMPLED_ONLY=1 \
-      "$build/tests/shlo_tests" "[.sampled_diag]" 2>&1 | grep ' sampled  under ' || true)
+      "$build/tests/shlo_tests" "[.sampled_diag]" 2>&1 | grep ' sampled  under ' | sed 's/NO VERDICT/NO_VERDICT/g' || true)
     secs=$(( $(date +%s) - start ))
     awk -v name="$name" -v range="$range" -v secs="$secs" '
       { p = $4; sub(":", "", p); v[p] = $6 " " $9 " " $12; line[p] = sprintf("%s %s / %s %s / %s %s", $6, $7, $9, $10, $12, $13) }

@@ -540,9 +540,11 @@ TEST_CASE("sampled tier: the parts of each output's bound", "[.sampled_parts]") 
         if (const auto* t = std::get_if<Tensor<SampledScalar>>(&found->second)) {
           double s = 0, p = 0, v = 0;
           int unbounded = 0, near_zero = 0, floored = 0;  // bounded but within the bound of 0; of those, with a floor > 0
+          int unbounded_alternatives = 0;  // unbounded, NaN or an infinity one of their values
           for (const auto& x0 : t->data) {
             const auto x = d.closed(x0);
             unbounded += x.infinite;
+            unbounded_alternatives += x.infinite && (x.may_nan || x.may_inf);
             s = std::max(s, SampledDomain::sigma_hat(x));
             p = std::max(p, SampledDomain::sketch_rank(x));
             v = std::max(v, std::fabs(x.value));
@@ -551,8 +553,8 @@ TEST_CASE("sampled tier: the parts of each output's bound", "[.sampled_parts]") 
               floored += x.low > 0;
             }
           }
-          std::printf("%-8s %-22s max|v| %10.3g  max sigma %10.3g  max sketch %10.3g  unbounded %d  near 0 %d (floored %d)\n", inst.result.c_str(),
-                      op_name(inst.op), v, s, p, unbounded, near_zero, floored);
+          std::printf("%-8s %-22s max|v| %10.3g  max sigma %10.3g  max sketch %10.3g  unbounded %d (%d may be NaN or inf)  near 0 %d (floored %d)\n",
+                      inst.result.c_str(), op_name(inst.op), v, s, p, unbounded, unbounded_alternatives, near_zero, floored);
         }
       });
   std::printf("rest factors K %.3g Q %.3g\n", d.rest_factors().K, d.rest_factors().Q);
