@@ -404,12 +404,14 @@ ElementVerdict judge_element(const BoundDomain& d, const BoundScalar& open, doub
   }
   v.error = std::fabs(y - mid);
   v.ulps = v.error / ieee_ulp<float>(mid);
-  if (y != y && (d.may_be_nan(s) || (sampled.may_nan && sampled.bound != kInf && bound == kInf))) {  // NaN is one of its values (a comparison that may take a NaN branch)
+  // NaN is one of its values (a comparison that may take a NaN branch, an overflow that may
+  // happen): so where the sampled tier says so, whether or not it bounds the element's numbers.
+  if (y != y && (d.may_be_nan(s) || (sampled.may_nan && bound == kInf))) {
     v.error = v.ulps = kInf;
     v.nan_alternative = true;
     return v;
   }
-  if (sampled_inf_alternative && sampled.bound != kInf && bound == kInf) {  // an overflow that may happen
+  if (sampled_inf_alternative && bound == kInf) {  // an overflow that may happen, its numbers bounded or not
     v.error = v.ulps = kInf;
     v.inf_alternative = true;
     return v;

@@ -169,3 +169,122 @@ TEST_CASE("sampled alternatives: the check passes an infinity only where the sam
   CHECK(judge_element(bd, unknown, kInf, {std::nan(""), 0, false, 1}).verdict() == Verdict::Pass);
   CHECK(judge_element(bd, unknown, -kInf, {std::nan(""), 0, false, 1}).verdict() == Verdict::Improbable);
 }
+
+// Magnitudes past the double range (sampled.hpp, "Logarithms of magnitudes past the double
+// range"): an exp whose operand's bound is wider than a double's exponent allows keeps ln of a
+// bound on its value, a sure infinity ln of its floor, and a finite float over that infinity is 0
+// with the exact quotient within e^(log_high - log_floor) of it.
+TEST_CASE("sampled alternatives: a class over a sum past the double range is 0 or NaN", "[sampled][stat]") {
+  const SampledDomain d(float_profile("ieee"), sampled_factors(1e-9, 10));
+  // 0 within some 1e4: a product's rounding error, scaled.
+  const SampledScalar p = d.mul(d.from_double(0.1), d.from_double(0.3));
+  const SampledScalar wide = d.mul(d.sub(p, d.from_double(p.value)), d.from_double(3.5e11));
+  const double b = bound(d, wide);
+  REQUIRE(b > 1000);
+  REQUIRE(b < 1e5);
+  // exp(0 within b): no bound on its numbers (e^b overflows a double), at most e^b.
+  const SampledScalar small = d.exp(wide);
+  CHECK(small.infinite);
+  CHECK(small.at_least_zero);
+  CHECK(small.log_high >= b);
+  CHECK(small.log_high < b * 1.001 + 1);
+  // exp(1e6 within b): +inf in every evaluation, its floor e^(1e6 - b) past the double range.
+  const SampledScalar big = d.exp(d.add(d.from_double(1e6), wide));
+  CHECK(big.value == kInf);
+  CHECK(!big.infinite);
+  CHECK(big.floor == kInf);
+  CHECK(big.log_floor > 1e6 - 2 * b);
+  CHECK(big.log_floor < 1e6);
+  // Their sum, open (a reduce) or not: +inf, the floor's logarithm kept.
+  const SampledScalar sum = d.closed(d.accumulate(d.accumulate(d.from_double(0), small), big));
+  CHECK(sum.value == kInf);
+  CHECK(!sum.infinite);
+  CHECK(sum.log_floor == Approx(big.log_floor));
+  CHECK(d.add(big, small).value == kInf);
+  CHECK(!d.add(small, big).infinite);
+  // small / sum: 0 (its numbers over +inf), the exact quotient below e^(b - 1e6 + b): 0 in a
+  // double; or NaN (+inf / +inf).
+  const SampledScalar q = d.div(small, sum);
+  CHECK(!q.infinite);
+  CHECK(q.value == 0);
+  CHECK(q.may_nan);
+  CHECK(bound(d, q) == 0);
+  CHECK(d.div(d.from_double(1e30), big).value == 0);  // a number over it: 0 as well
+  CHECK(bound(d, d.div(d.from_double(1e30), big)) == 0);
+  // The controls: over an infinity whose floor is only e^800 (below e^b) the quotient may be
+  // anything: unbounded; and an exp with bounded numbers keeps no logarithm.
+  const SampledScalar e800 = d.exp(d.add(d.from_double(800), d.mul(d.sub(p, d.from_double(p.value)), d.from_double(7e6))));
+  REQUIRE(e800.value == kInf);
+  REQUIRE(e800.log_floor < 800);
+  REQUIRE(e800.log_floor > 799);
+  CHECK(d.div(small, e800).infinite);
+  CHECK(d.exp(d.from_double(1)).log_high == kInf);
+}
+
+TEST_CASE("sampled alternatives: a softmax over logits past the double range is judged under bf16", "[sampled][stat]") {
+  const std::string text = softmax_program();
+  const Module m = parse_module(text, "softmax_may_overflow.mlir");
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  CheckOptions with;
+  with.sampled = true;
+  // Logit 0 = 4 x 3e5 = 1.2e6: every evaluation overflows. Logit 1 = x0 - x1 = -1 in float32; under
+  // bf16 (operands to 8 bits, 2048 apart here) the sampled tier bounds it within some 1e4: its
+  // exp's numbers have no bound, and p[1] is 0 (within e^(1e4 - 1e6) of the exact) or NaN.
+  const Arrays in = {f32_array({1, 4}, {300000.0f, 300001.0f, 300000.0f, 300000.0f}), f32_array({4, 2}, {1, 1, 1, -1, 1, 0, 1, 0})};
+  const Arrays honest = f32_outputs(text, in);
+  REQUIRE(std::isnan(std::get<std::vector<float>>(honest[0].data)[0]));
+  REQUIRE(std::get<std::vector<float>>(honest[0].data)[1] == 0);
+  const Arrays reduced = f32_outputs(with_rounded_operands(text, 7), in);
+  const FloatProfile bf16 = float_profile("bf16");
+  const std::vector<std::vector<Arrays>> sets = {{honest},
+                                                 {reduced},
+                                                 {{f32_array({1, 2}, {nan, nan}), honest[1]}},   // p[1] NaN: one of its values
+                                                 {{f32_array({1, 2}, {nan, 0.5f}), honest[1]}}};  // p[1] a wrong number
+  const auto judged = check_float_output_sets(m, bf16, {in}, sets, 1, with);
+  for (int k = 0; k < 3; ++k) {
+    INFO(format_table(judged[static_cast<std::size_t>(k)]));
+    CHECK(judged[static_cast<std::size_t>(k)].verdict() == Verdict::Pass);
+    CHECK(judged[static_cast<std::size_t>(k)].outputs[0].unbounded == 0);
+  }
+  CHECK(judged[2].outputs[0].nan_alternative == 1);
+  INFO(format_table(judged[3]));
+  CHECK(judged[3].verdict() == Verdict::Improbable);
+  CHECK(judged[3].outputs[0].improbable == 1);
+  // The control: without the tier p[1] has no verdict.
+  CHECK(check_float_output_sets(m, bf16, {in}, {{honest}}, 1)[0].verdict() == Verdict::NoVerdict);
+}
+
+TEST_CASE("sampled alternatives: a max pool scatters a sure NaN as NaN or nothing, and the check passes that NaN", "[sampled][stat]") {
+  const SampledDomain d(float_profile("ieee"), sampled_factors(1e-9, 10));
+  const SampledScalar inf = d.exp(d.from_double(100)), nan = d.sub(inf, inf);  // NaN in every evaluation
+  REQUIRE(std::isnan(nan.value));
+  REQUIRE(!nan.infinite);
+  // Not the reference's choice, maybe the float's: 0 exactly, or NaN.
+  const SampledScalar maybe = d.scatter_term(nan, {0, 1, 0});
+  CHECK(maybe.value == 0);
+  CHECK(!maybe.infinite);
+  CHECK(maybe.may_nan);
+  CHECK(bound(d, maybe) == 0);
+  // The reference's choice, maybe not the float's: NaN, or nothing where the exact term is a
+  // number every evaluation overflows: no bound on the numbers, NaN still one of the values.
+  const SampledScalar chosen = d.scatter_term(nan, {1, 1, 0});
+  CHECK(chosen.infinite);
+  CHECK(chosen.may_nan);
+  // The control: surely chosen by both, NaN in every evaluation.
+  const SampledScalar sure_nan = d.scatter_term(nan, {1, 1, 1});
+  CHECK(std::isnan(sure_nan.value));
+  CHECK(!sure_nan.infinite);
+  // judge_element: a NaN passes where the tier has NaN among the values, its numbers bounded or
+  // not; a number there has no verdict; without the alternative NaN has none either.
+  const BoundDomain bd(float_profile("ieee"));
+  const BoundScalar unknown = bd.div(bd.from_double(1), closed_scalar(0.5, 1, 1, 0));
+  REQUIRE(bd.bound(bd.closed(unknown)) == kInf);
+  const double nan_y = std::nan("");
+  const ElementVerdict passes = judge_element(bd, unknown, nan_y, {0, kInf, true, 0});
+  CHECK(passes.verdict() == Verdict::Pass);
+  CHECK(passes.nan_alternative);
+  CHECK(judge_element(bd, unknown, 1, {0, kInf, true, 0}).verdict() == Verdict::NoVerdict);
+  CHECK(judge_element(bd, unknown, nan_y, {0, kInf, false, 0}).verdict() == Verdict::NoVerdict);
+  CHECK(judge_element(bd, unknown, kInf, {0, kInf, false, 1}).verdict() == Verdict::Pass);
+  CHECK(judge_element(bd, unknown, -kInf, {0, kInf, false, 1}).verdict() == Verdict::NoVerdict);
+}

@@ -97,7 +97,15 @@ TEST_CASE("sampled nonfinite: IEEE 754 on sure infinities and NaN, unbounded whe
   CHECK(inf_minus.value == kInf);
   CHECK(inf_minus.may_nan);
   CHECK(inf_minus.may_inf == 0);
-  CHECK(d.add(inf, d.exp(d.mul(near, d.from_double(1e22)))).infinite);  // the other may be anything (no bound on its numbers)
+  // An exp without bounded numbers is still at least 0 or +inf: plus +inf, +inf; less +inf, NaN
+  // or -inf or anything: unbounded. A value of either sign without a bound: unbounded.
+  const SampledScalar wide_exp = d.exp(d.mul(near, d.from_double(1e22)));
+  REQUIRE(wide_exp.infinite);
+  REQUIRE(wide_exp.at_least_zero);
+  CHECK(d.add(inf, wide_exp).value == kInf);
+  CHECK(!d.add(inf, wide_exp).infinite);
+  CHECK(d.sub(wide_exp, inf).infinite);
+  CHECK(d.add(inf, d.div(two, near)).infinite);
   // finite / inf is +-0, the exact quotient within |a| / floor of it: a source.
   const SampledScalar q = d.div(two, inf);
   CHECK(q.value == 0);

@@ -163,13 +163,57 @@ TEST_CASE("sampled positive: a normalisation's variance plus epsilon, within its
   const SampledScalar quotient = d.div(eps, pack(below));
   REQUIRE(!quotient.infinite);
   CHECK(quotient.tangent[0] == Approx(eps.value / shifted.low - quotient.value).epsilon(1e-5));
-  // Controls: without the floor the root is unbounded, as before; a product of two different
-  // values of unknown sign has no floor; a max with 0 (a relu) has 0.
+  // Controls: without the floor the rsqrt is unbounded, as before, and the root NaN or the root
+  // of a value in [0, v + B] (root_near_zero: a source, wider than per pass by the floor); a
+  // product of two different values of unknown sign has no floor; a max with 0 (a relu) has 0.
   SampledScalar no_floor = shifted;
   no_floor.low = -inf;
   CHECK(d.rsqrt(no_floor).infinite);
-  CHECK(d.sqrt(no_floor).infinite);
+  const SampledScalar loose = d.sqrt(no_floor);
+  CHECK(!loose.infinite);
+  CHECK(loose.may_nan);
+  CHECK(SampledDomain::bound(d.closed(loose), d.rest_factors()) > SampledDomain::bound(d.closed(s), d.rest_factors()));
   CHECK(d.mul(dev[0], dev[1]).low == -inf);
   CHECK(d.max(dev[0], d.from_literal("0.0")).low == 0);
   CHECK(d.sub(var, eps).low == -inf);
+}
+
+// A log's or a root's operand below 0 by more than its bound (Adam's second moment drawn
+// negative) is NaN in every evaluation; a root's operand within its bound of 0 and without a
+// floor is NaN or a number in [0, sqrt(v + B)].
+TEST_CASE("sampled positive: roots and logs of surely negative values are NaN, a root near 0 is NaN or a bounded number",
+          "[sampled][stat]") {
+  const SampledDomain d(float_profile("ieee"), sampled_factors(1e-9, 10));
+  auto bound_of = [&](const SampledScalar& s) { return SampledDomain::bound(d.closed(s), d.rest_factors()); };
+  const SampledScalar p = d.mul(d.from_double(0.1), d.from_double(0.3));
+  const SampledScalar near = d.mul(d.sub(p, d.from_double(p.value)), d.from_double(7e4));  // 0 within some 2e-3
+  const double b = bound_of(near);
+  REQUIRE(b > 1e-3);
+  REQUIRE(b < 1e-2);
+  const SampledScalar negative = d.add(d.from_double(-0.5), near);
+  for (const SampledScalar& r : {d.sqrt(negative), d.log(negative), d.rsqrt(negative)}) {
+    CHECK(std::isnan(r.value));
+    CHECK(!r.infinite);  // NaN in every evaluation, not unbounded
+  }
+  CHECK(!std::isnan(d.sqrt(d.add(d.from_double(0.5), near)).value));  // the control
+  // 1e-3 within some 2e-3: NaN or the root of a value in [0, 1e-3 + B].
+  const SampledScalar small = d.add(d.from_double(1e-3), near);
+  const double bs = bound_of(small);
+  REQUIRE(bs > 1e-3);
+  const SampledScalar root = d.sqrt(small);
+  CHECK(!root.infinite);
+  CHECK(root.may_nan);
+  CHECK(root.value == Approx(std::sqrt(1e-3)).epsilon(1e-6));
+  CHECK(bound_of(root) >= std::sqrt(1e-3 + bs));
+  CHECK(bound_of(root) < 10 * std::sqrt(1e-3 + bs));  // a source: the sketch bounds it within a few times itself
+  CHECK(root.low == 0);
+  // Below 0 within its bound: the numbers' root is taken at 0.
+  const SampledScalar below = d.sqrt(d.add(d.from_double(-1e-4), near));
+  CHECK(below.value == 0);
+  CHECK(below.may_nan);
+  CHECK(bound_of(below) >= std::sqrt(bound_of(d.add(d.from_double(-1e-4), near))));
+  // The control: 1e-3 with a bound far from 0 is a number only, bounded by the slope.
+  const SampledScalar clear = d.sqrt(d.add(d.from_double(1e-3), d.mul(near, d.from_double(1e-3))));
+  CHECK(!clear.may_nan);
+  CHECK(bound_of(clear) < 1e-3);
 }

@@ -30,12 +30,24 @@ inline SampledWide exact_value(double v) {
   if (std::isinf(v)) s.floor = v > 0 ? v : -v;  // an exact infinity
   return s;
 }
-/// A sure infinity (sampled.hpp) whose exact value is at least `floor` in magnitude.
-inline SampledWide sure_inf(double sign, double floor) {
+/// A sure infinity (sampled.hpp) whose exact value is at least `floor` in magnitude, and at least
+/// e^log_floor where that is known (past the double range, the floor itself is +inf).
+inline SampledWide sure_inf(double sign, double floor, double log_floor = -kInf) {
   SampledWide s;
-  s.value = sign > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+  s.value = sign > 0 ? kInf : -kInf;
   s.floor = floor > 0 ? floor : 0;
+  s.log_floor = log_floor;
   return s;
+}
+/// ln of a sure infinity's floor (+inf for a literal infinity, -inf where none is known).
+inline double ln_floor(const SampledWide& s) { return s.log_floor > -kInf ? s.log_floor : std::log(s.floor); }
+/// A bound on |x| / |b| for |x| at most `most` (at most e^ln_most) and b a sure infinity: the
+/// exact value of a finite float over b (IEEE: +-0), by the logarithms where b's floor is past
+/// the double range.
+inline double over_floor_ln(double ln_most, const SampledWide& b) { return std::exp(ln_most - ln_floor(b)); }
+inline double over_floor(double most, const SampledWide& b) {
+  if (most == 0) return 0;
+  return std::isfinite(b.floor) ? most / b.floor : over_floor_ln(std::log(most), b);
 }
 /// A sure infinity or NaN (sampled.hpp): every float evaluation gives it, but for an improbable
 /// event; or an exact infinity.
@@ -102,6 +114,5 @@ inline SampledWide with_alternatives(SampledWide s, std::uint8_t alt) {
   s.may_inf = static_cast<std::uint8_t>(s.may_inf | (alt & kAltPosInf ? 1 : 0) | (alt & kAltNegInf ? 2 : 0));
   return s;
 }
-inline SampledWide with_nan(SampledWide s) { return with_alternatives(std::move(s), kAltNaN); }
 
 }  // namespace shlo::sampled_detail

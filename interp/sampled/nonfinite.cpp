@@ -25,6 +25,13 @@ int SampledRules::sure_sign(const Scalar& a) const {
 // value, as the bound analysis' certain values (interp/bound/nonfinite.cpp).
 SampledWide SampledRules::nonfinite_binary(char op, const Scalar& a, const Scalar& b) const {
   if (sure_nan(a) || sure_nan(b)) return exact_value(kNaN);  // NaN in, NaN out
+  // An exp without bounded numbers (at least 0 or +inf, its exact value and numbers at most
+  // e^log_high): plus +inf it is +inf; over an infinity +-0 (the exact quotient within
+  // e^log_high over the floor), or NaN where it overflowed (inf / inf).
+  auto at_least_zero = [](const Scalar& x) { return x.infinite && x.at_least_zero; };
+  if (op == '+' && ((a.value == kInf && sure(a) && at_least_zero(b)) || (b.value == kInf && sure(b) && at_least_zero(a)))) return sure(a) ? a : b;
+  if (op == '/' && sure(b) && at_least_zero(a) && a.log_high < kInf)
+    return with_alternatives(finite_of_sure(b, 0, over_floor_ln(a.log_high, b)), kAltNaN);
   if (a.infinite || b.infinite) return unbounded(kNaN);
   // |a finite operand's exact value| at most, and at least (its float is finite: bound finite).
   auto most = [&](const Scalar& x) { return std::fabs(x.value) + bound_of(x); };
@@ -44,7 +51,7 @@ SampledWide SampledRules::nonfinite_binary(char op, const Scalar& a, const Scala
     }
     case '/': {
       if (sure(a) && sure(b)) return exact_value(kNaN);  // inf / inf
-      if (sure(b)) return finite_of_sure(b, 0, most(a) / b.floor);  // finite / inf = +-0, the exact within |a| / floor
+      if (sure(b)) return finite_of_sure(b, 0, over_floor(most(a), b));  // finite / inf = +-0, the exact within |a| / floor
       const int sb = sure_sign(b);
       if (sb == 0 || sb == 2) return unbounded(kNaN);
       return sure_inf(a.value * sb, a.floor / most(b));

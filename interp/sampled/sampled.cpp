@@ -79,6 +79,7 @@ void combine(SampledWide& r, const SampledWide& a, double ca, const SampledWide&
 void add_nonfinite_term(SampledWide& acc, const SampledWide& t) {
   acc.nonfinite_terms |= std::isnan(t.value) ? 3 : t.value > 0 ? 1 : 2;
   acc.floor += t.floor;  // used only where every such term has one sign
+  acc.log_floor = std::max(acc.log_floor, ln_floor(t));
 }
 
 }  // namespace
@@ -228,6 +229,8 @@ SampledWide SampledRules::closed_numbers(const Scalar& s) const {
   result.terms = 0;
   result.nonfinite_terms = 0;
   result.floor = 0;
+  result.log_floor = -kInf;
+  result.log_high = kInf;
   result.at_least_zero = false;
   result.low = -kInf;
   result.low_terms = 0;
@@ -251,7 +254,15 @@ SampledWide SampledRules::closed_numbers(const Scalar& s) const {
   // finite part may overflow to the other sign).
   if (s.nonfinite_terms != 0) {
     const double sign = s.nonfinite_terms == 1 ? 1 : -1;
-    return with_alternatives(sure_inf(sign, s.floor - partial), overflow & (sign > 0 ? kAltNegInf : kAltPosInf) ? kAltNaN : 0);
+    // Past the double range, the floor by its logarithm: e^log_floor - partial (unknown where
+    // the partial sums may reach it).
+    double floor = s.floor - partial, log_floor = -kInf;
+    if (!std::isfinite(s.floor)) {
+      const double share = partial * std::exp(-s.log_floor);
+      if (share < 1) log_floor = s.log_floor + std::log1p(-share);
+      else floor = 0;
+    }
+    return with_alternatives(sure_inf(sign, floor, log_floor), overflow & (sign > 0 ? kAltNegInf : kAltPosInf) ? kAltNaN : 0);
   }
   result = with_alternatives(result, overflow);
   // Each addition's rounding is d_k times a computed partial sum, each product's d_i times the
@@ -347,7 +358,16 @@ SampledWide as_open(const SampledWide& acc, double bound) {
     s.terms = 0;
     s.magnitude = 0;
     s.floor = 0;
+    s.log_floor = -kInf;
     add_nonfinite_term(s, acc);
+    return s;
+  }
+  if (acc.infinite && acc.at_least_zero) {  // an exp that may overflow, its numbers unbounded: as accumulate takes it
+    s.infinite = false;
+    s.value = 0;
+    s.terms = 0;
+    s.magnitude = 0;
+    s.log_high = kInf;
     return s;
   }
   s.terms = acc.value != 0 || bound != 0 ? 1 : 0;
@@ -725,6 +745,10 @@ std::vector<SampledRules::Membership> SampledRules::window_selection(CompareDire
 SampledWide SampledRules::scatter_term(const Scalar& source_in, Membership m) const {
   const Scalar s = closed(source_in);
   if (m.exact && m.likely) return s;  // surely chosen in both runs
+  // An infinity or NaN that the float run may choose: the float term is that value (an
+  // alternative) or nothing, 0 where the reference does not choose it; where it does, the exact
+  // counterpart of nothing is a source that every evaluation overflows: unbounded numbers.
+  if (sure(s)) return with_alternatives(m.exact ? unbounded(0) : exact_value(0), alternative_of(s.value));
   const double bs = bound_of(s);
   if (!std::isfinite(bs)) return unbounded(m.exact ? s.value : 0);
   // Chosen in one run and maybe not in the other: the float term is the source or nothing.

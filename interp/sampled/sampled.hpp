@@ -84,6 +84,15 @@
 // The check lets an element's float be one of its alternatives where the sound bound is infinite
 // (docs/sampled_tier.md, "Overflows that may or may not happen").
 //
+// Logarithms of magnitudes past the double range: an exp whose operand's bound is wider than a
+// double's exponent allows (logits of 1e7 within 1e5 under bf16) has no bound on its numbers,
+// and a sure infinity's floor may overflow a double. Such an exp still keeps ln of a bound on
+// its exact value and its float's numbers (`log_high`: the operand's value plus its bound), and a
+// sure infinity ln of its floor (`log_floor`, through an exp and through the sums of such
+// terms), so that a finite float over a sure infinity (a softmax's class over a sum with an
+// overflowing term) is 0 with the exact quotient within e^(log_high - log_floor) of it
+// (docs/sampled_tier.md, "Magnitudes past the double range").
+//
 // Floors: an exp, a square, a relu, a nonnegative literal, and sums, quotients and maxima of
 // such values carry a floor `low` under their float and exact values (0 for a square). A divisor,
 // a log's or a root's operand whose bound reaches 0 but whose floor does not (a softmax's sum
@@ -136,6 +145,13 @@ struct SampledParts {
   // A sure infinity's (see below): its exact value is at least this in magnitude (infinite for a
   // literal infinity, 0 where nothing is known); of an open sum, its sure infinities' floors summed.
   double floor = 0;
+  // A sure infinity's floor as its logarithm, kept where the floor itself is past the double
+  // range (floor then +inf); -inf where ln(floor) is the one (sampled_detail::ln_floor). Of an open sum:
+  // the largest of its sure terms'.
+  double log_floor = -std::numeric_limits<double>::infinity();
+  // Of an unbounded exp that is at least 0 or +inf: ln of a bound on its exact value and on its
+  // float's numbers (+inf where none is known).
+  double log_high = std::numeric_limits<double>::infinity();
   // A floor under the value's float and exact values: both are at least `low` but for the bounds'
   // events (an exp: e^(x - B_x); a square, a relu: 0; sums, quotients and maxima of such
   // values); -inf where none is known. Of an open sum: its terms' floors summed (those at least
@@ -316,6 +332,9 @@ class SampledRules {
   double rounded_floor(double x, double unit) const;
   /// The least value a log's, a root's operand or a divisor a (closed) may take, 0 where none is known.
   double positive_low(const Scalar& a) const;
+  /// Below 0 by more than its bound: a log's or a root's result is NaN in every evaluation.
+  bool surely_negative(const Scalar& a) const;
+  Scalar root_near_zero(const Scalar& a) const;  // sqrt of a value within its bound of 0, without a floor
   static Scalar at_least(Scalar a, double low);  // every pass's sample raised to low
   Scalar near_kink(const Scalar& winner, const Scalar& difference, double g, double s) const;
   using Change = double (*)(double v, double t);  // f(v + t) - f(v)

@@ -59,13 +59,13 @@ SampledWide SampledRules::exp(const Scalar& a_in) const {
   if (alternatives(a)) return unary_alternatives(a, exp(without_alternatives(a)), kInf, 0, key_of(kExp, a));
   if (sure(a)) {
     if (std::isnan(a.value)) return a;
-    if (a.value > 0) return sure_inf(1, std::exp(a.floor));
+    if (a.value > 0) return sure_inf(1, std::exp(a.floor), a.floor);
     return finite_of_sure(a, 0, std::exp(-a.floor));  // exp(-inf) = 0, the exact value within e^-floor of it
   }
   const double ba = bound_of(a), e = std::exp(a.value);
   // Beyond ln(FLT_MAX) = 88.72283905... by more than its bound and the allowance (k ulps of e^x,
   // about k 2^-23 in x): +inf in every evaluation but for an improbable event.
-  if (a.value - ba > 88.72284 + (profile_.exp + 1) * 0x1p-22) return sure_inf(1, std::exp(a.value - ba));
+  if (a.value - ba > 88.72284 + (profile_.exp + 1) * 0x1p-22) return sure_inf(1, std::exp(a.value - ba), a.value - ba);
   // Within its bound of it: +inf where the float exp overflows, else a number as below (an
   // alternative: sampled.hpp).
   const bool may_overflow = a.value + ba > 88.72;
@@ -73,6 +73,9 @@ SampledWide SampledRules::exp(const Scalar& a_in) const {
   if (may_overflow && r.infinite) {  // no bound on its numbers: at least 0 or +inf (a bounded operand is never NaN)
     r = unbounded(e);
     r.at_least_zero = std::isfinite(ba);
+    // Its exact value and its float's numbers are at most e^(x + B) (times the allowance).
+    const double high = a.value + ba;
+    if (r.at_least_zero) r.log_high = high + std::fabs(high) * 0x1p-50 + (profile_.exp + 2) * 0x1p-23;
     return r;
   }
   // The float and exact values are at least e^(x - B) (less the allowance and a margin).
@@ -81,6 +84,11 @@ SampledWide SampledRules::exp(const Scalar& a_in) const {
   r.may_inf &= 1;
   return may_overflow ? with_alternatives(r, kAltPosInf) : r;
 }
+
+// Below 0 by more than its bound: a log's or a root's operand that is negative in every evaluation
+// but for its bound's event (a second moment drawn negative), whose result is then NaN in every
+// one (IEEE 754, section 9.2), as the exact value has none.
+bool SampledRules::surely_negative(const Scalar& a) const { return !a.infinite && a.value + bound_of(a) < 0; }
 
 // The least value a's float and exact values may take, for a log, a root or a divisor: a - B_a
 // where that is positive; else a's floor where it has a positive one; else 0 (none: the caller's
@@ -105,6 +113,7 @@ SampledWide SampledRules::log(const Scalar& a_in) const {
   const Scalar a = closed(a_in);
   if (alternatives(a)) return unary_alternatives(a, log(without_alternatives(a)), kInf, kNaN, key_of(kLog, a));
   if (sure(a)) return a.value > 0 ? sure_inf(1, a.floor > 1 ? std::log(a.floor) : 0) : exact_value(kNaN);
+  if (surely_negative(a)) return exact_value(kNaN);
   const double low = positive_low(a);
   if (!(low > 0)) return unbounded(std::log(a.value));
   return smooth(at_least(a, low), std::log(a.value), 1 / a.value, 1 / (low * low), log_change, profile_.log, kLog, 1 / low);
@@ -114,19 +123,36 @@ SampledWide SampledRules::sqrt(const Scalar& a_in) const {
   const Scalar a = closed(a_in);
   if (alternatives(a)) return unary_alternatives(a, sqrt(without_alternatives(a)), kInf, kNaN, key_of(kSqrt, a));
   if (sure(a)) return a.value > 0 ? sure_inf(1, std::sqrt(a.floor)) : exact_value(kNaN);
+  if (surely_negative(a)) return exact_value(kNaN);
   if (bound_of(a) == 0 && a.value == 0) return exact_value(0);
   const double low = positive_low(a), r = std::sqrt(a.value);
-  if (!(low > 0)) return unbounded(r);
+  if (!(low > 0)) return root_near_zero(a);
   Scalar out = smooth(at_least(a, low), r, 1 / (2 * r), 1 / (4 * low * std::sqrt(low)), sqrt_change, profile_.sqrt, kSqrt,
                       1 / (2 * std::sqrt(low)));
   if (!out.infinite) out.low = rounded_floor(std::sqrt(low), (profile_.sqrt + 1) * kUlp);
   return out;
 }
 
+// sqrt of a value within its bound of 0 and without a positive floor (Adam's second moment drawn
+// of either sign): NaN where the float operand is negative (an alternative); else the root of a
+// value in [0, v + B], within sqrt(max(v, 0) + B) of sqrt(max(v, 0)) as the exact root is (both
+// lie in [0, sqrt(v + B)]): a source, then the root's own rounding. Every correlation through it
+// is dropped (its tangents are 0): a loose bound, where before there was none.
+SampledWide SampledRules::root_near_zero(const Scalar& a) const {
+  const double ba = bound_of(a), base = std::max(a.value, 0.0);
+  if (!std::isfinite(ba)) return unbounded(std::sqrt(a.value));
+  Scalar r = exact_value(std::sqrt(base));
+  add_source(r, std::sqrt(base + ba), key_of(kSqrt, a) + 1);
+  r = rounded(r, key_of(kSqrt, a), profile_.sqrt);
+  r.low = 0;
+  return a.value - ba < 0 ? with_alternatives(r, kAltNaN) : r;
+}
+
 SampledWide SampledRules::rsqrt(const Scalar& a_in) const {
   const Scalar a = closed(a_in);
   if (alternatives(a)) return unary_alternatives(a, rsqrt(without_alternatives(a)), 0, kNaN, key_of(kRsqrt, a));
   if (sure(a)) return a.value > 0 ? finite_of_sure(a, 0, 1 / std::sqrt(a.floor)) : exact_value(kNaN);  // rsqrt(inf) = 0
+  if (surely_negative(a)) return exact_value(kNaN);
   const double low = positive_low(a), r = 1 / std::sqrt(a.value);
   if (!(low > 0)) return unbounded(r);
   return smooth(at_least(a, low), r, -r / (2 * a.value), 3 / (4 * low * low * std::sqrt(low)), rsqrt_change, profile_.rsqrt, kRsqrt,
