@@ -13,7 +13,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 shift 1 2>/dev/null || true
 names=${*:-linear_fwd mlp_fwd linear_train_step mlp_train_step cnn_fwd cifar_fwd cifar8_fwd cnn_train_step \
-cifar8_train_step cifar8_bn_fwd cifar8_mom_train_step cifar8_adam_train_step}
+cifar8_train_step cifar8_bn_fwd cifar8_mom_train_step cifar8_adam_train_step cifar8_adamdp_train_step}
 artifacts=${ARTIFACTS:-$root/../shared/artifacts/lean4-mlir}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -23,9 +23,14 @@ for name in $names; do
     python3 "$root/scripts/rebatch.py" "$build/shlo" "$file" "${BATCH:-8}" "$work/$name.mlir" >/dev/null 2>&1 || cp "$file" "$work/$name.mlir"
     file=$work/$name.mlir
   fi
+  # Replicas: one more than the largest replica an all_reduce names (inputs drawn per replica, as
+  # `shlo run -r R --random-inputs` draws them, and every replica's outputs judged together).
+  replicas=$(grep -o 'replica_groups = dense<[^>]*>' "$file" | grep -o '[0-9][0-9]*' | sort -n | tail -1 || true)
+  replicas=$(( ${replicas:-0} + 1 ))
   for range in ${RANGES:--1,1 -0.1,0.1 0,0.01}; do
     start=$(date +%s)
     out=$(SHLO_SAMPLED_FILE="$file" SHLO_SAMPLED_RANGE="$range" SHLO_SAMPLED_SEED="${SEED:-1}" SHLO_SAMPLED_ONLY=1 \
+      SHLO_SAMPLED_REPLICAS=$replicas \
       "$build/tests/shlo_tests" "[.sampled_diag]" 2>&1 | grep ' sampled  under ' | sed 's/NO VERDICT/NO_VERDICT/g' || true)
     secs=$(( $(date +%s) - start ))
     awk -v name="$name" -v range="$range" -v secs="$secs" '

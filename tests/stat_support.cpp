@@ -141,18 +141,24 @@ std::string with_sizes(const std::string& text, const std::map<std::int64_t, std
   return out + text.substr(at);
 }
 
-Arrays f32_outputs(const std::string& text, const Arrays& in) {
+std::vector<Arrays> f32_outputs(const std::string& text, const std::vector<Arrays>& in) {
   const Module m = parse_module(text, "rounded.mlir");
-  std::vector<std::vector<Value<F32Domain>>> args(1);
-  for (const auto& a : in) args[0].push_back(Tensor<float>(a.shape, data(a)));
-  const auto result = run_program(m, F32Domain{}, std::move(args), RunOptions{});
-  Arrays out;
-  for (const auto& v : result.outputs[0]) {
-    const auto& t = std::get<Tensor<float>>(v);
-    out.push_back(f32_array(t.shape, t.to_vector()));
-  }
+  std::vector<std::vector<Value<F32Domain>>> args(in.size());
+  for (std::size_t r = 0; r < in.size(); ++r)
+    for (const auto& a : in[r]) args[r].push_back(Tensor<float>(a.shape, data(a)));
+  RunOptions options;
+  options.replicas = static_cast<int>(in.size());
+  const auto result = run_program(m, F32Domain{}, std::move(args), options);
+  std::vector<Arrays> out(in.size());
+  for (std::size_t r = 0; r < in.size(); ++r)
+    for (const auto& v : result.outputs[r]) {
+      const auto& t = std::get<Tensor<float>>(v);
+      out[r].push_back(f32_array(t.shape, t.to_vector()));
+    }
   return out;
 }
+
+Arrays f32_outputs(const std::string& text, const Arrays& in) { return f32_outputs(text, std::vector<Arrays>{in})[0]; }
 
 std::vector<std::vector<BoundScalar>> bound_outputs(const BoundDomain& d, const Module& m, const Arrays& in) {
   std::vector<std::vector<Value<BoundDomain>>> args(1);

@@ -132,6 +132,8 @@ std::string cifar8_bn_fwd_at_8(std::string text);
 
 /// The f32 outputs of `text` (one replica) on `in`.
 Arrays f32_outputs(const std::string& text, const Arrays& in);
+/// The f32 outputs of `text` on in.size() replicas, replica r's inputs in[r].
+std::vector<Arrays> f32_outputs(const std::string& text, const std::vector<Arrays>& in);
 
 /// A closed bound-domain value built by hand: exact value x, sound bound err, plain part pdet
 /// and random part sigma.

@@ -11,7 +11,7 @@
 // "[.sampled_parts]" (the largest sigma_hat and sketch per instruction and how many elements are
 // unbounded; SHLO_SAMPLED_PROFILE, SHLO_SAMPLED_EVENTS: the values' factors' event count, 1e8 unless
 // set, the check's own is its analysis' event count; SHLO_SAMPLED_ELEMENT=O:I one output element's
-// parts), on SHLO_SAMPLED_FILE.
+// parts), on SHLO_SAMPLED_FILE (SHLO_SAMPLED_REPLICAS=R: on R replicas, judged together).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -46,19 +46,26 @@ struct Judged {
   bool judged[2][3] = {};  // which of them ran (SHLO_SAMPLED_PROFILES, SHLO_SAMPLED_ONLY)
 };
 
-Judged judge_all(const std::string& text, const Arrays& in) {
+Judged judge_all(const std::string& text, const std::vector<Arrays>& in) {
   const Module m = parse_module(text, "program");
-  std::vector<std::vector<Arrays>> sets;
-  for (int bits : kOperandBits) sets.push_back({bits == 23 ? f32_outputs(text, in) : f32_outputs(with_rounded_operands(text, bits), in)});
+  const int replicas = static_cast<int>(in.size());
+  std::vector<std::vector<Arrays>> sets;  // [bits][replica]
+  for (int bits : kOperandBits) sets.push_back(f32_outputs(bits == 23 ? text : with_rounded_operands(text, bits), in));
   if (const std::string dir = env_or("SHLO_SAMPLED_SAVE", ""); !dir.empty()) {  // for `shlo check`: DIR/inputs, DIR/<bits>
-    std::filesystem::create_directories(dir + "/inputs");
+    // Several replicas as `shlo check -r R` reads them: DIR/inputs/r<k>/, DIR/<bits>/r<k>/.
+    auto replica_dir = [&](const std::string& base, int r) { return replicas == 1 ? base : base + "/r" + std::to_string(r); };
     const auto& args = m.function().arguments;
-    for (std::size_t i = 0; i < in.size(); ++i) write_npy(dir + "/inputs/" + args[i].name.substr(1) + ".npy", in[i]);
-    for (int o = 0; o < 3; ++o) {
-      const std::string out = dir + "/" + std::to_string(kOperandBits[o]);
-      std::filesystem::create_directories(out);
-      for (std::size_t i = 0; i < sets[static_cast<std::size_t>(o)][0].size(); ++i)
-        write_npy(out + "/result" + std::to_string(i) + ".npy", sets[static_cast<std::size_t>(o)][0][i]);
+    for (int r = 0; r < replicas; ++r) {
+      const std::string inputs = replica_dir(dir + "/inputs", r);
+      std::filesystem::create_directories(inputs);
+      for (std::size_t i = 0; i < in[static_cast<std::size_t>(r)].size(); ++i)
+        write_npy(inputs + "/" + args[i].name.substr(1) + ".npy", in[static_cast<std::size_t>(r)][i]);
+      for (int o = 0; o < 3; ++o) {
+        const std::string out = replica_dir(dir + "/" + std::to_string(kOperandBits[o]), r);
+        std::filesystem::create_directories(out);
+        const Arrays& results = sets[static_cast<std::size_t>(o)][static_cast<std::size_t>(r)];
+        for (std::size_t i = 0; i < results.size(); ++i) write_npy(out + "/result" + std::to_string(i) + ".npy", results[i]);
+      }
     }
   }
   Judged j{};
@@ -69,7 +76,7 @@ Judged judge_all(const std::string& text, const Arrays& in) {
       if (!j.judged[s][p]) continue;
       CheckOptions options;
       options.sampled = s == 1;
-      const auto reports = check_float_output_sets(m, float_profile(kProfiles[p]), {in}, sets, 1, options);
+      const auto reports = check_float_output_sets(m, float_profile(kProfiles[p]), in, sets, replicas, options);
       for (int o = 0; o < 3; ++o) {
         j.verdict[s][p][o] = reports[static_cast<std::size_t>(o)].verdict();
         j.pratio[s][p][o] = reports[static_cast<std::size_t>(o)].worst_pratio;
@@ -492,17 +499,23 @@ TEST_CASE("sampled tier: cifar8_bn_fwd at inputs in 0 to 0.01, TF32 and bf16 cau
 namespace {
 
 // The hidden diagnostics' program and inputs: SHLO_SAMPLED_FILE, SHLO_SAMPLED_RANGE (default
-// -0.1,0.1), SHLO_SAMPLED_SEED (default 1); nothing when no file is set.
+// -0.1,0.1), SHLO_SAMPLED_SEED (default 1), SHLO_SAMPLED_REPLICAS (default 1: one replica's inputs
+// as the tests draw them; R > 1 as `shlo run -r R --random-inputs SEED` draws them, different
+// per replica); nothing when no file is set.
 struct DiagnosticInput {
   std::string file, text;
-  Arrays in;
+  std::vector<Arrays> in;  // [replica]
 };
 std::optional<DiagnosticInput> diagnostic_input() {
   DiagnosticInput d{env_or("SHLO_SAMPLED_FILE", ""), "", {}};
   if (d.file.empty()) return std::nullopt;
   const auto [lo, hi] = range_of(env_or("SHLO_SAMPLED_RANGE", "-0.1,0.1"));
   d.text = read_file(d.file);
-  d.in = random_inputs(parse_module(d.text, d.file), std::stoull(env_or("SHLO_SAMPLED_SEED", "1")), lo, hi);
+  const Module m = parse_module(d.text, d.file);
+  const std::uint64_t seed = std::stoull(env_or("SHLO_SAMPLED_SEED", "1"));
+  const int replicas = std::stoi(env_or("SHLO_SAMPLED_REPLICAS", "1"));
+  if (replicas == 1) d.in = {random_inputs(m, seed, lo, hi)};
+  else d.in = shlo::random_inputs(m.function(), seed, replicas, lo, hi).arrays;
   return d;
 }
 
@@ -524,14 +537,14 @@ TEST_CASE("sampled tier: the parts of each output's bound", "[.sampled_parts]") 
     return;
   }
   const Module m = parse_module(input->text, input->file);
-  const Arrays& in = input->in;
   FloatProfile profile = float_profile(env_or("SHLO_SAMPLED_PROFILE", "ieee"));
   if (env_or("SHLO_SAMPLED_RSQRT", "").size()) profile = with_allowance(profile, "rsqrt", std::stod(env_or("SHLO_SAMPLED_RSQRT", "2")));
   const SampledDomain d(profile, sampled_factors(2.5e-10, std::stod(env_or("SHLO_SAMPLED_EVENTS", "1e8"))));
   RunOptions options;
+  options.replicas = static_cast<int>(input->in.size());  // replica 0's values are shown
   bool verbose = env_or("SHLO_SAMPLED_VERBOSE", "0") == "1";
   const auto body = instructions(m.function());
-  const auto run = run_program_observed(m, d, npy_values(d, m.function(), std::vector<Arrays>{in}), options,
+  const auto run = run_program_observed(m, d, npy_values(d, m.function(), input->in), options,
       [&](std::size_t k, const ValueEnv<SampledDomain>& values) {
         if (!verbose || k >= body.size()) return;
         const Instruction& inst = *body[k];
