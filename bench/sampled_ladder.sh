@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 17's "Done when" on the first ladder, with the sampled tier: for each program (rebatched
-# to BATCH examples by scripts/rebatch.py, since the sampled tier holds about 1 KB per element)
+# to BATCH examples by `shlo rebatch`, since the sampled tier holds about 1 KB per element)
 # and each input range, outputs computed in float32, with every matmul's and convolution's
 # operands rounded to TF32 and to bf16 (the test's text route), judged by `shlo check --sampled`'s
 # code under ieee, tf32 and bf16 (the hidden test "[.sampled_diag]", the tier judging). Prints the
@@ -20,7 +20,7 @@ trap 'rm -rf "$work"' EXIT
 for name in $names; do
   file=$artifacts/$name.mlir
   if [ -n "${BATCH:-8}" ] && [ "${BATCH:-8}" != full ]; then
-    python3 "$root/scripts/rebatch.py" "$build/shlo" "$file" "${BATCH:-8}" "$work/$name.mlir" >/dev/null 2>&1 || cp "$file" "$work/$name.mlir"
+    "$build/shlo" rebatch "$file" "${BATCH:-8}" -o "$work/$name.mlir" 2>/dev/null || cp "$file" "$work/$name.mlir"
     file=$work/$name.mlir
   fi
   # Replicas: one more than the largest replica an all_reduce names (inputs drawn per replica, as

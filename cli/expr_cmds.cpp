@@ -8,6 +8,7 @@
 #include "ast/expr_json.hpp"
 #include "ast/lift.hpp"
 #include "ast/mlir_parse.hpp"
+#include "ast/rebatch.hpp"
 #include "cli/den_cmd.hpp"
 
 namespace shlo::cli {
@@ -120,6 +121,35 @@ void add_expr_commands(CLI::App& app) {
         std::fprintf(s, "(--why lists the %d verbatim lines and why)\n", rep.verbatim);
       }
       for (const auto& n : rep.notes) std::fprintf(s, "note: %s\n", n.c_str());
+    });
+  }
+  {
+    auto* cmd = app.add_subcommand("rebatch", "Re-emit a printer program at another batch size, as the printer writes its\n"
+                                              "batch variants: the lifted render's batch changed, and what module assembly\n"
+                                              "writes by hand (the batch-led arguments %x, %onehot, dropout masks; the loss'\n"
+                                              "batch-size constants; a forward pass's logits) retyped. Prints what it retyped\n"
+                                              "and warns of a hand-written dense<B.0> it left. Check the result with\n"
+                                              "`shlo lift` and `shlo agree`.");
+    auto file = std::make_shared<std::string>(), out = std::make_shared<std::string>();
+    auto batch = std::make_shared<std::int64_t>(0);
+    cmd->add_option("file", *file, "the printer's .mlir file")->required();
+    cmd->add_option("batch", *batch, "the new batch (examples per replica)")->required()->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
+    cmd->add_option("-o,--out", *out, "write the text here instead of standard output");
+    cmd->callback([file, batch, out]() {
+      Rebatched r;
+      try {
+        r = rebatch(parse_module_file(*file), *batch);
+      } catch (const ParseError& e) {
+        input_error(e.what());
+      } catch (const ExprError& e) {
+        input_error(*file + ": " + e.what());
+      }
+      write_or_print(*out, r.text);
+      std::string retyped;
+      for (const auto& name : r.retyped) retyped += (retyped.empty() ? "" : ", ") + name;
+      std::fprintf(stderr, "%s: batch %lld -> %lld; retyped: %s\n", file->c_str(), static_cast<long long>(r.from),
+                   static_cast<long long>(r.to), retyped.empty() ? "nothing" : retyped.c_str());
+      for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     });
   }
   add_den_command(app);

@@ -184,6 +184,12 @@ if [ -d "$artifacts" ]; then
     sed -n "${line}p" "$lf" | grep -q "stablehlo.$op" || { echo "FAIL run --timing: $where is not a $op"; fails=$((fails + 1)); }
   done < <(sed -n '/^slowest/,$p' "$tmp/out" | grep "^  .*\.mlir:[0-9]*:[0-9]* ")
   [ "$rows" -ge 3 ] || { echo "FAIL run --timing: $rows slowest rows"; cat "$tmp/out"; fails=$((fails + 1)); }
+  # shlo rebatch: the printer's batch variant, checked by agree; a batch of 0 is refused.
+  check "rebatch to 8" 0 "$shlo" rebatch "$lf" 8 -o "$tmp/lf8.mlir"
+  grep -q "batch 128 -> 8; retyped: %x" "$tmp/err" && grep -q "%x: tensor<8x784xf32>" "$tmp/lf8.mlir" ||
+    { echo "FAIL rebatch"; cat "$tmp/err"; fails=$((fails + 1)); }
+  check "agree on the rebatched program" 0 "$shlo" agree "$tmp/lf8.mlir" -d exact --random-inputs 5
+  check "rebatch to 0 exits 2" 2 "$shlo" rebatch "$lf" 0
   check "run --profile is gone (check --profile is the accuracy profile)" 2 "$shlo" run "$lf" -d f64 --random-inputs 1 --profile
 else
   echo "skip artifact checks: $artifacts is absent"

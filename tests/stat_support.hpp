@@ -126,7 +126,7 @@ std::string with_rounded_operands(const std::string& text, int bits);
 /// 8 x 8, ...). The caller keeps the sizes consistent (flattened sizes are products).
 std::string with_sizes(const std::string& text, const std::map<std::int64_t, std::int64_t>& sizes);
 
-/// cifar8_bn_fwd's text at a batch of 8, as scripts/rebatch.py makes it: every leading 128 is
+/// cifar8_bn_fwd's text at a batch of 8, as `shlo rebatch` makes it (ast/rebatch.hpp; test_rebatch.cpp compares the two): every leading 128 is
 /// the batch but the first dense layer's weight %W9 (128 features, 32 x 2 x 2, to 64).
 std::string cifar8_bn_fwd_at_8(std::string text);
 

@@ -11,6 +11,7 @@
 #include "ast/emit.hpp"
 #include "ast/lift.hpp"
 #include "ast/mlir_parse.hpp"
+#include "ast/rebatch.hpp"
 #include "ast/template.hpp"
 #include "interp/domain/magnitude.hpp"
 #include "interp/program_inputs.hpp"
@@ -438,24 +439,8 @@ TEST_CASE("agree: a shape parameter the text prints as 0 is a value (headSliceF 
 }
 
 namespace {
-// A printer program at another batch size, as the printer writes its batch variants: the
-// render's B changed and the batch-led arguments (and a forward pass's logits) retyped
-// (scripts/rebatch.py does the same for the hand-written lines of larger programs).
-std::string rebatched(const std::string& text, std::int64_t batch, bool forward) {
-  Lifted l = lift(parse_module(text, "sample.mlir"));
-  const std::string from = "tensor<" + std::to_string(l.render.batch) + "x", to = "tensor<" + std::to_string(batch) + "x";
-  auto retype = [&](std::string& type) {
-    if (type.rfind(from, 0) == 0) type = to + type.substr(from.size());
-  };
-  for (auto& [name, type] : l.render.arguments)
-    if (name == "%x" || name == "%onehot") retype(type);
-  if (forward)
-    for (auto& type : l.render.result_types) retype(type);
-  for (const auto& item : l.render.items)  // no hand-written instruction to retype (comments aside)
-    REQUIRE((item.expr || item.line.find_first_not_of(' ') == item.line.find("//")));
-  l.render.batch = batch;
-  return emit_render(l.render);
-}
+// A printer program at another batch size (ast/rebatch.hpp, `shlo rebatch`).
+std::string rebatched(const std::string& text, std::int64_t batch) { return rebatch(parse_module(text, "sample.mlir"), batch).text; }
 }  // namespace
 
 TEST_CASE("agree: printer programs re-emitted at other batch sizes agree in f64, and a changed rate fails", "[agree][artifacts]") {
@@ -463,20 +448,20 @@ TEST_CASE("agree: printer programs re-emitted at other batch sizes agree in f64,
   const std::string step = read_file(dir + "/cifar8_train_step.mlir"), bn = read_file(dir + "/cifar8_bn_fwd.mlir");
   for (const std::int64_t batch : {1, 3}) {
     INFO("B = " << batch);
-    const std::string text = rebatched(step, batch, false);
+    const std::string text = rebatched(step, batch);
     CHECK(text.find("%x: tensor<" + std::to_string(batch) + "x3072xf32>") != std::string::npos);
     const auto a = agree_on_text(F64Domain{}, text, text, 1, 0, 0.01);
     INFO(format_agreement(a));
     CHECK(a.pass());
     CHECK(a.batch == batch);
     CHECK(a.compared == 77);
-    const auto f = agree_on_text(F64Domain{}, rebatched(bn, batch, true), rebatched(bn, batch, true), 1, 0, 0.01);
+    const auto f = agree_on_text(F64Domain{}, rebatched(bn, batch), rebatched(bn, batch), 1, 0, 0.01);
     INFO(format_agreement(f));
     CHECK(f.pass());
     CHECK(f.compared == 36);
   }
   // Control: at B = 3, the first bias step's learning rate moved in its last digit.
-  const std::string text = rebatched(step, 3, false);
+  const std::string text = rebatched(step, 3);
   const std::string wrong =
       replace_once(text, "%v191 = stablehlo.constant dense<0.00078125> : tensor<16xf32>", "%v191 = stablehlo.constant dense<0.00078126> : tensor<16xf32>");
   const auto c = agree_on_text(F64Domain{}, text, wrong, 1, 0, 0.01);
