@@ -160,6 +160,10 @@ std::vector<Arrays> f32_outputs(const std::string& text, const std::vector<Array
 
 Arrays f32_outputs(const std::string& text, const Arrays& in) { return f32_outputs(text, std::vector<Arrays>{in})[0]; }
 
+std::vector<std::vector<Arrays>> float32_tf32_bf16_outputs(const std::string& text, const Arrays& in) {
+  return {{f32_outputs(text, in)}, {f32_outputs(with_rounded_operands(text, 10), in)}, {f32_outputs(with_rounded_operands(text, 7), in)}};
+}
+
 std::vector<std::vector<BoundScalar>> bound_outputs(const BoundDomain& d, const Module& m, const Arrays& in) {
   std::vector<std::vector<Value<BoundDomain>>> args(1);
   for (const NpyArray& a : in) {

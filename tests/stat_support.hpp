@@ -134,6 +134,9 @@ std::string cifar8_bn_fwd_at_8(std::string text);
 Arrays f32_outputs(const std::string& text, const Arrays& in);
 /// The f32 outputs of `text` on in.size() replicas, replica r's inputs in[r].
 std::vector<Arrays> f32_outputs(const std::string& text, const std::vector<Arrays>& in);
+/// The three output sets issue 17's tests judge, each one replica's: float32, then float32 with
+/// every dot_general's and convolution's operands rounded to TF32, then to bf16.
+std::vector<std::vector<Arrays>> float32_tf32_bf16_outputs(const std::string& text, const Arrays& in);
 
 /// A closed bound-domain value built by hand: exact value x, sound bound err, plain part pdet
 /// and random part sigma.

@@ -393,9 +393,7 @@ void check_cifar8_bn_fwd(const Range range) {
   const std::string text = cifar8_bn_fwd_at_8(original);
   const Module m = parse_module(text, "cifar8_bn_fwd_8.mlir");
   const Arrays in = random_inputs(m, 1, range.lo, range.hi);
-  const std::vector<std::vector<Arrays>> sets = {{f32_outputs(text, in)},
-                                                 {f32_outputs(with_rounded_operands(text, 10), in)},
-                                                 {f32_outputs(with_rounded_operands(text, 7), in)}};
+  const std::vector<std::vector<Arrays>> sets = float32_tf32_bf16_outputs(text, in);
   CheckOptions with;
   with.sampled = true;
   const auto alone = check_float_output_sets(m, float_profile("ieee"), {in}, sets, 1);
