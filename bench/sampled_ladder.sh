@@ -7,7 +7,9 @@
 # verdicts and worst error over the statistical bound, and per row whether the issue's test holds:
 # under ieee float32 PASS and TF32 and bf16 IMPROBABLE or FAIL; under tf32 float32 and TF32 PASS;
 # under bf16 every set PASS. A benchmark, not a test: a full run takes hours on 2 cores.
-#   bash bench/sampled_ladder.sh [BUILD_DIR] [NAMES...]   (BATCH=8, RANGES="-1,1 -0.1,0.1 0,0.01", SEED=1)
+# An honest or own-profile set that is IMPROBABLE or FAIL is a WRONG row (the tier's own error),
+# worse than a miss (NO VERDICT where the test wants PASS).
+#   bash bench/sampled_ladder.sh [BUILD_DIR] [NAMES...]   (BATCH=8, RANGES="-1,1 -0.1,0.1 0,0.01", SEEDS="1")
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
@@ -27,19 +29,23 @@ for name in $names; do
   # `shlo run -r R --random-inputs` draws them, and every replica's outputs judged together).
   replicas=$(grep -o 'replica_groups = dense<[^>]*>' "$file" | grep -o '[0-9][0-9]*' | sort -n | tail -1 || true)
   replicas=$(( ${replicas:-0} + 1 ))
+  for seed in ${SEEDS:-${SEED:-1}}; do
   for range in ${RANGES:--1,1 -0.1,0.1 0,0.01}; do
     start=$(date +%s)
-    out=$(SHLO_SAMPLED_FILE="$file" SHLO_SAMPLED_RANGE="$range" SHLO_SAMPLED_SEED="${SEED:-1}" SHLO_SAMPLED_ONLY=1 \
+    out=$(SHLO_SAMPLED_FILE="$file" SHLO_SAMPLED_RANGE="$range" SHLO_SAMPLED_SEED="$seed" SHLO_SAMPLED_ONLY=1 \
       SHLO_SAMPLED_REPLICAS=$replicas \
       "$build/tests/shlo_tests" "[.sampled_diag]" 2>&1 | grep ' sampled  under ' | sed 's/NO VERDICT/NO_VERDICT/g' || true)
     secs=$(( $(date +%s) - start ))
-    awk -v name="$name" -v range="$range" -v secs="$secs" '
+    awk -v name="$name" -v range="$range" -v seed="$seed" -v secs="$secs" '
       { p = $4; sub(":", "", p); v[p] = $6 " " $9 " " $12; line[p] = sprintf("%s %s / %s %s / %s %s", $6, $7, $9, $10, $12, $13) }
       END {
         split(v["ieee"], a, " "); split(v["tf32"], t, " "); split(v["bf16"], b, " ")
         caught = "(IMPROBABLE|FAIL)"
         ok = a[1] == "PASS" && a[2] ~ caught && a[3] ~ caught && t[1] == "PASS" && t[2] == "PASS" && b[1] == "PASS" && b[2] == "PASS" && b[3] == "PASS"
-        printf "%-24s %-10s ieee: %-44s tf32: %-44s bf16: %-44s %s %ss\n", name, range, line["ieee"], line["tf32"], line["bf16"], ok ? "MEETS" : "MISSES", secs
+        wrong = a[1] ~ caught || t[1] ~ caught || t[2] ~ caught || b[1] ~ caught || b[2] ~ caught || b[3] ~ caught
+        printf "%-24s %-10s seed %-3s ieee: %-44s tf32: %-44s bf16: %-44s %s %ss\n", name, range, seed, line["ieee"], line["tf32"], line["bf16"],
+               wrong ? "WRONG" : ok ? "MEETS" : "MISSES", secs
       }' <<<"$out"
+  done
   done
 done
