@@ -7,9 +7,25 @@
 # (overflow or a negative square root on such inputs), and the worst error over the
 # statistical bound (IMPROBABLE would be above 1). The hidden test "[.stat_sweep]" in
 # tests/test_stat_tier.cpp; it fails if any evaluation is IMPROBABLE or FAIL.
-#   SEEDS=N bash bench/stat_sweep.sh [BUILD_DIR] [NAMES...]
+# SAMPLED=1 judges with the sampled tier too (`shlo check --sampled`); BATCH=B rebatches each
+# artifact to B examples first (`shlo rebatch`: the sampled tier holds about 1 KB per element,
+# so full-size train steps do not fit a small machine).
+#   SEEDS=N [SAMPLED=1] [BATCH=8] bash bench/stat_sweep.sh [BUILD_DIR] [NAMES...]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-tests=${1:-$root/build}/tests/shlo_tests
+build=${1:-$root/build}
 shift 1 2>/dev/null || true
-SHLO_SWEEP_SEEDS="${SEEDS:-10}" SHLO_SWEEP_PROGRAMS="${*:-}" "$tests" "[.stat_sweep]"
+dir=
+if [ -n "${BATCH:-}" ]; then
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' EXIT
+  artifacts=${ARTIFACTS:-$root/../shared/artifacts/lean4-mlir}
+  for name in ${*:-linear_fwd linear_train_step mlp_fwd mlp_train_step cnn_fwd cifar_fwd cifar8_fwd cifar8_bn_fwd cnn_train_step \
+              cifar8_train_step cifar8_mom_train_step cifar8_adam_train_step cifar8_adamdp_train_step}; do
+    [ -f "$artifacts/$name.mlir" ] || continue
+    "$build/shlo" rebatch "$artifacts/$name.mlir" "$BATCH" -o "$dir/$name.mlir" 2>/dev/null ||
+      echo "$name: not rebatched, swept at full size" >&2
+  done
+fi
+SHLO_SWEEP_SEEDS="${SEEDS:-10}" SHLO_SWEEP_PROGRAMS="${*:-}" SHLO_SWEEP_SAMPLED="${SAMPLED:-0}" SHLO_SWEEP_DIR="$dir" \
+  "$build/tests/shlo_tests" "[.stat_sweep]"

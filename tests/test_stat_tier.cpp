@@ -335,6 +335,7 @@ struct HonestFigures {
   double worst_pratio = 0;
   std::string worst_at;
   int checks = 0, no_verdict = 0;
+  int unlikely = 0;  // with the sampled tier: sets whose errors together are UNLIKELY (a hint, not a verdict)
 };
 
 // Every honest evaluation of the artifact `name` on inputs drawn in each range with each
@@ -357,6 +358,7 @@ HonestFigures honest_sweep(const std::string& name, const Module& m, const std::
         CHECK(r.verdict() != Verdict::Fail);
         ++f.checks;
         f.no_verdict += r.verdict() == Verdict::NoVerdict;
+        f.unlikely += r.aggregate.tested && r.aggregate.unlikely();
         if (r.worst_pratio > f.worst_pratio) {
           f.worst_pratio = r.worst_pratio;
           f.worst_at = where;
@@ -371,6 +373,11 @@ HonestFigures honest_sweep(const std::string& name, const Module& m, const std::
 // ("" when the artifact is absent).
 std::string program_text(const std::string& name) {
   if (name == "small_conv") return kSmallConv;
+  // SHLO_SWEEP_DIR: the artifacts as another tool wrote them (bench/stat_sweep.sh: rebatched).
+  if (const char* dir = std::getenv("SHLO_SWEEP_DIR"); dir && *dir) {
+    const std::string text = test::read_file(std::string(dir) + "/" + name + ".mlir");
+    if (!text.empty()) return text;
+  }
   if (name == "cifar8_bn_fwd_8") {
     const std::string text = test::read_file(artifact("cifar8_bn_fwd"));
     return text.empty() ? text : cifar8_bn_fwd_at_8(text);
@@ -486,11 +493,14 @@ TEST_CASE("stat tier: honest float32 outputs of cifar8_bn_fwd at 8 in four order
 
 // The measurement (docs/measurements.md, bench/stat_sweep.sh): the two small convolutional
 // programs and every program of the first ladder, every range, SHLO_SWEEP_SEEDS seeds
-// (default 10). Hidden: hours on a loaded machine.
+// (default 10); SHLO_SWEEP_SAMPLED=1 judges with the sampled tier too, SHLO_SWEEP_DIR reads the
+// artifacts from another folder. Hidden: hours on a loaded machine.
 TEST_CASE("stat tier: the large sweep of honest evaluations of the first ladder", "[.stat_sweep]") {
   const char* env = std::getenv("SHLO_SWEEP_SEEDS");
   const int count = env ? std::atoi(env) : 10;
   const char* only = std::getenv("SHLO_SWEEP_PROGRAMS");  // a space-separated subset, optional
+  CheckOptions options;
+  options.sampled = env_or("SHLO_SWEEP_SAMPLED", "0") == "1";
   std::vector<std::uint64_t> seeds;
   for (int i = 0; i < count; ++i) seeds.push_back(100 + static_cast<std::uint64_t>(i));
   for (const char* name : {"small_conv", "small_cnn_train_step", "linear_fwd", "linear_train_step", "mlp_fwd", "mlp_train_step", "cnn_fwd", "cifar_fwd", "cifar8_fwd",
@@ -499,10 +509,10 @@ TEST_CASE("stat tier: the large sweep of honest evaluations of the first ladder"
     if (only && *only && (" " + std::string(only) + " ").find(" " + std::string(name) + " ") == std::string::npos) continue;
     for (const Range range : kRanges) {
       const auto t0 = std::chrono::steady_clock::now();
-      const HonestFigures f = honest_sweep(name, {range}, seeds);
+      const HonestFigures f = honest_sweep(name, {range}, seeds, options);
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      std::printf("sweep %-26s [%g, %g) %3d checks %3d no-verdict worst %.3g at %s (%.0f s)\n", name, range.lo, range.hi, f.checks,
-                  f.no_verdict, f.worst_pratio, f.worst_at.c_str(), seconds);
+      std::printf("sweep %-26s [%g, %g) %3d checks %3d no-verdict %3d unlikely together, worst %.3g at %s (%.0f s)\n", name, range.lo,
+                  range.hi, f.checks, f.no_verdict, f.unlikely, f.worst_pratio, f.worst_at.c_str(), seconds);
       std::fflush(stdout);
     }
   }
