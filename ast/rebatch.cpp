@@ -4,6 +4,7 @@
 
 #include "ast/expr.hpp"
 #include "ast/lift.hpp"
+#include "ast/mlir_parse.hpp"
 
 namespace shlo {
 
@@ -41,6 +42,10 @@ std::string defined_name(const std::string& line) {
 Rebatched rebatch(const Module& m, std::int64_t batch) {
   if (batch < 1) throw ExprError("rebatch: the batch must be at least 1, got " + std::to_string(batch));
   Lifted lifted = lift(m);
+  // Without a constructor node the render's batch is no reading of the text: refuse rather than
+  // retype whatever happens to lead with it.
+  if (lifted.report.as_nodes == 0)
+    throw ExprError("rebatch: no instruction is a printer constructor's (shlo lift --why), so the batch is unknown");
   Render& r = lifted.render;
   Rebatched out;
   out.from = r.batch;
@@ -73,6 +78,14 @@ Rebatched rebatch(const Module& m, std::int64_t batch) {
     for (auto& type : r.result_types) type = retype_batch_led(type, r.batch, batch);
   r.batch = batch;
   out.text = emit_render(r);
+  // The variant must be a program: a text whose batch the lift misread (a lone elementwise node
+  // reads as batch 1) retypes some operands and not others, which the verifier refuses.
+  try {
+    parse_module(out.text, "the text at batch " + std::to_string(batch));
+  } catch (const ParseError& e) {
+    throw ExprError("rebatch: the re-emitted text does not verify, so this is not a batch the printer reads from the text: " +
+                    std::string(e.what()));
+  }
   return out;
 }
 

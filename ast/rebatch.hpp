@@ -26,8 +26,8 @@ struct Rebatched {
   std::vector<std::string> warnings;      // verbatim dense<B.0> constants left as they are
 };
 
-/// m's text at `batch` examples (batch >= 1). Throws ExprError where the lifted render cannot be
-/// re-emitted.
+/// m's text at `batch` examples (batch >= 1). Throws ExprError where no instruction lifts to a
+/// constructor (not a printer program: its batch is unknown) or the render cannot be re-emitted.
 Rebatched rebatch(const Module& m, std::int64_t batch);
 
 }  // namespace shlo

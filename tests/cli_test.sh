@@ -190,6 +190,8 @@ if [ -d "$artifacts" ]; then
     { echo "FAIL rebatch"; cat "$tmp/err"; fails=$((fails + 1)); }
   check "agree on the rebatched program" 0 "$shlo" agree "$tmp/lf8.mlir" -d exact --random-inputs 5
   check "rebatch to 0 exits 2" 2 "$shlo" rebatch "$lf" 0
+  check "rebatch of a program the printer did not write exits 1" 1 "$shlo" rebatch "$tmp/add.mlir" 8
+  grep -q "add.mlir: rebatch: no instruction is a printer constructor's" "$tmp/err" || { echo "FAIL rebatch refusal message"; cat "$tmp/err"; fails=$((fails + 1)); }
   check "run --profile is gone (check --profile is the accuracy profile)" 2 "$shlo" run "$lf" -d f64 --random-inputs 1 --profile
 else
   echo "skip artifact checks: $artifacts is absent"

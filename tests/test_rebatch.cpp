@@ -80,3 +80,22 @@ TEST_CASE("rebatch: the loss' batch constant follows the batch, a stray hand-wri
   CHECK(s.text.find(stray) != std::string::npos);
   CHECK_THROWS_AS(rebatch(parse_module(text, "adam.mlir"), 0), ExprError);
 }
+
+TEST_CASE("rebatch: a program the printer did not write is refused, not retyped", "[rebatch]") {
+  const char* const kAdd = R"(module @m {
+  func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+    %v0 = stablehlo.add %x, %y : tensor<4xf32>
+    return %v0 : tensor<4xf32>
+  }
+})";
+  CHECK_THROWS_WITH(rebatch(parse_module(kAdd, "add.mlir"), 8), Catch::Contains("no instruction is a printer constructor's"));
+  // A lone elementwise node lifts, read at batch 1: the variant retypes %x and not %y, and is refused.
+  const char* const kAddRows = R"(module @m {
+  func.func @f(%x: tensor<1x4xf32>, %y: tensor<1x4xf32>) -> tensor<1x4xf32> {
+    %v0 = stablehlo.add %x, %y : tensor<1x4xf32>
+    return %v0 : tensor<1x4xf32>
+  }
+})";
+  CHECK_THROWS_WITH(rebatch(parse_module(kAddRows, "add_rows.mlir"), 8), Catch::Contains("the re-emitted text does not verify"));
+  CHECK(rebatch(parse_module(kAddRows, "add_rows.mlir"), 1).text == kAddRows + std::string("\n"));  // its own batch: the text
+}
