@@ -56,6 +56,9 @@ inline float reduced(float x, int bits) {
   return y;
 }
 
+/// A verdict that says the outputs are wrong: IMPROBABLE or FAIL.
+inline bool caught(Verdict v) { return v == Verdict::Improbable || v == Verdict::Fail; }
+
 /// The hidden diagnostics' settings: an environment variable, or `fallback` when unset or empty.
 inline std::string env_or(const char* name, const char* fallback) {
   const char* v = std::getenv(name);

@@ -19,10 +19,10 @@ using namespace shlo::test;
 
 namespace {
 
-std::string replace_once(std::string text, const std::string& from, const std::string& to) {
-  const std::size_t at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  return text.replace(at, from.size(), to);
+// One elementwise add of two arguments of `type`: no printer wrote it.
+std::string add_of(const std::string& type) {
+  return "module @m {\n  func.func @f(%x: " + type + ", %y: " + type + ") -> " + type + " {\n    %v0 = stablehlo.add %x, %y : " + type +
+         "\n    return %v0 : " + type + "\n  }\n}";
 }
 
 }  // namespace
@@ -74,7 +74,7 @@ TEST_CASE("rebatch: the loss' batch constant follows the batch, a stray hand-wri
   CHECK(r.text.find("dense<128.0>") == std::string::npos);
   // Control: a hand-written constant of the same value under another name is left and named.
   const std::string stray = "    %stray = stablehlo.constant dense<128.0> : tensor<f32>\n";
-  const Rebatched s = rebatch(parse_module(replace_once(text, lbf, stray + lbf), "adam_stray.mlir"), 8);
+  const Rebatched s = rebatch(parse_module(replaced(text, lbf, stray + lbf), "adam_stray.mlir"), 8);
   REQUIRE(s.warnings.size() == 1);
   CHECK(s.warnings[0] == "a verbatim constant equal to B is left as it is: %stray = stablehlo.constant dense<128.0> : tensor<f32>");
   CHECK(s.text.find(stray) != std::string::npos);
@@ -82,20 +82,10 @@ TEST_CASE("rebatch: the loss' batch constant follows the batch, a stray hand-wri
 }
 
 TEST_CASE("rebatch: a program the printer did not write is refused, not retyped", "[rebatch]") {
-  const char* const kAdd = R"(module @m {
-  func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
-    %v0 = stablehlo.add %x, %y : tensor<4xf32>
-    return %v0 : tensor<4xf32>
-  }
-})";
-  CHECK_THROWS_WITH(rebatch(parse_module(kAdd, "add.mlir"), 8), Catch::Contains("no instruction is a printer constructor's"));
+  const std::string add = add_of("tensor<4xf32>");
+  CHECK_THROWS_WITH(rebatch(parse_module(add, "add.mlir"), 8), Catch::Contains("no instruction is a printer constructor's"));
   // A lone elementwise node lifts, read at batch 1: the variant retypes %x and not %y, and is refused.
-  const char* const kAddRows = R"(module @m {
-  func.func @f(%x: tensor<1x4xf32>, %y: tensor<1x4xf32>) -> tensor<1x4xf32> {
-    %v0 = stablehlo.add %x, %y : tensor<1x4xf32>
-    return %v0 : tensor<1x4xf32>
-  }
-})";
-  CHECK_THROWS_WITH(rebatch(parse_module(kAddRows, "add_rows.mlir"), 8), Catch::Contains("the re-emitted text does not verify"));
-  CHECK(rebatch(parse_module(kAddRows, "add_rows.mlir"), 1).text == kAddRows + std::string("\n"));  // its own batch: the text
+  const std::string rows = add_of("tensor<1x4xf32>");
+  CHECK_THROWS_WITH(rebatch(parse_module(rows, "add_rows.mlir"), 8), Catch::Contains("the re-emitted text does not verify"));
+  CHECK(rebatch(parse_module(rows, "add_rows.mlir"), 1).text == rows + "\n");  // its own batch: the text
 }

@@ -20,8 +20,6 @@ using namespace shlo::test;
 
 namespace {
 
-bool caught(Verdict v) { return v == Verdict::Improbable || v == Verdict::Fail; }
-
 // The test on one draw. Where `own_profiles_decide` is false (inputs of both signs: the
 // softmax overflows in every float evaluation and the max pools may send its NaN back through a
 // window position the exact run does not choose, whose exact counterpart the tier cannot bound:

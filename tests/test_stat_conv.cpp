@@ -105,8 +105,6 @@ struct Figures {
   int draws = 0, overflowed = 0, wide_overflowed = 0, outside_domain = 0, bf16_passing_tf32 = 0, tf32_indistinguishable = 0;
 };
 
-bool caught(Verdict v) { return v == Verdict::Improbable || v == Verdict::Fail; }
-
 // The printer's Adam steps take each parameter P with its first and second moments, named P + "m"
 // and P + "v", the learning rate and the two bias corrections as scalar arguments (%lr, %bc1,
 // %bc2: the betas, epsilon and the weight decay are constants of the text), and return the updated
