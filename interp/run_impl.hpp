@@ -139,7 +139,7 @@ template <class D>
 struct DomainBackend {
   const D& d;
   /// Divides by their numerator's own sum (interp/bound/normalizing.hpp), for a domain that
-  /// knows more of them (the bound analysis: BoundDomain::normalized_div).
+  /// knows more of them (the bound analysis and the sampled tier: normalized_div).
   std::unordered_set<const Instruction*> normalizing = {};
   /// Of those, the ones whose numerator is an exp and whose sum starts from 0 (the same header).
   std::unordered_set<const Instruction*> normalizing_exps = {};
@@ -147,15 +147,17 @@ struct DomainBackend {
   /// and centered_square).
   CenteredMoments centered = {};
   Value<D> execute(const Instruction& inst, const std::vector<const Value<D>*>& args) const {
-    if constexpr (requires(const S<D>& x) { d.normalized_div(x, x); }) {
-      auto binary = [&](auto f) {
-        return round_to_result_type(d, inst.result_type.element,
-                                    ops::map_binary(d, std::get<Tensor<S<D>>>(*args[0]), std::get<Tensor<S<D>>>(*args[1]), f));
-      };
+    [[maybe_unused]] auto binary = [&](auto f) {
+      return round_to_result_type(d, inst.result_type.element,
+                                  ops::map_binary(d, std::get<Tensor<S<D>>>(*args[0]), std::get<Tensor<S<D>>>(*args[1]), f));
+    };
+    if constexpr (requires(const S<D>& x) { d.normalized_div(x, x, true); }) {
       if (normalizing.count(&inst)) {
         const bool exps = normalizing_exps.count(&inst) > 0;
         return binary([&](const S<D>& x, const S<D>& y) { return d.normalized_div(x, y, exps); });
       }
+    }
+    if constexpr (requires(const S<D>& x) { d.centering_sub(x, x); }) {
       if (centered.subtracts.count(&inst)) return binary([&](const S<D>& x, const S<D>& m) { return d.centering_sub(x, m); });
       if (centered.squares.count(&inst)) return binary([&](const S<D>& c, const S<D>&) { return d.centered_square(c); });
     }
@@ -237,11 +239,11 @@ RunResult<D> run_observed(const Module& m, const D& d, std::vector<std::vector<V
     }
   }
   run_detail::DomainBackend<D> backend{d};
-  if constexpr (requires(const S<D>& x) { d.normalized_div(x, x); }) {
+  if constexpr (requires(const S<D>& x) { d.normalized_div(x, x, true); }) {
     backend.normalizing = normalizing_divides(m);
     backend.normalizing_exps = normalizing_divides(m, true);
-    backend.centered = centered_moments(m);
   }
+  if constexpr (requires(const S<D>& x) { d.centering_sub(x, x); }) backend.centered = centered_moments(m);
   LoopStats stats = run_replica_loop(m, backend, exchange, env, options, after);
   RunResult<D> result;
   result.profile = std::move(stats.profile);

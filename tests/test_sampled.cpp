@@ -11,6 +11,7 @@
 // "[.sampled_parts]" (the largest sigma_hat and sketch per instruction and how many elements are
 // unbounded; SHLO_SAMPLED_PROFILE, SHLO_SAMPLED_EVENTS: the values' factors' event count, 1e8 unless
 // set, the check's own is its analysis' event count; SHLO_SAMPLED_ELEMENT=O:I one output element's
+// parts; SHLO_SAMPLED_SHOW=%name with SHLO_SAMPLED_VERBOSE=1 that value's first 64 elements'
 // parts), on SHLO_SAMPLED_FILE (SHLO_SAMPLED_REPLICAS=R: on R replicas, judged together).
 #include <catch2/catch.hpp>
 
@@ -549,12 +550,24 @@ TEST_CASE("sampled tier: the parts of each output's bound", "[.sampled_parts]") 
         const auto found = values[0].find(inst.result);
         if (found == values[0].end()) return;
         if (const auto* t = std::get_if<Tensor<SampledScalar>>(&found->second)) {
+          if (inst.result == env_or("SHLO_SAMPLED_SHOW", ""))  // each element's parts, the first 64
+            for (std::size_t i = 0; i < std::min<std::size_t>(t->data.size(), 64); ++i) {
+              const auto x = d.closed(t->data[i]);
+              std::printf("  [%zu] value %.6g bound %.3g%s%s floor %.4g log_floor %.6g log_high %.6g exact_most %.4g low %.4g\n", i, x.value,
+                          SampledDomain::bound(x, d.rest_factors()), x.infinite ? " unbounded" : "", x.may_nan ? " may be NaN" : "",
+                          x.floor, x.log_floor, x.log_high, x.exact_most, x.low);
+            }
           double s = 0, p = 0, v = 0;
           int unbounded = 0, near_zero = 0, floored = 0;  // bounded but within the bound of 0; of those, with a floor > 0
           int unbounded_alternatives = 0;  // unbounded, NaN or an infinity one of their values
+          int nan = 0, nan_bounded = 0;    // sure NaN; of those, with a bound on the exact counterpart
           for (const auto& x0 : t->data) {
             const auto x = d.closed(x0);
             unbounded += x.infinite;
+            if (!x.infinite && std::isnan(x.value)) {
+              ++nan;
+              nan_bounded += x.exact_most < std::numeric_limits<double>::infinity();
+            }
             unbounded_alternatives += x.infinite && (x.may_nan || x.may_inf);
             s = std::max(s, SampledDomain::sigma_hat(x));
             p = std::max(p, SampledDomain::sketch_rank(x));
@@ -564,8 +577,8 @@ TEST_CASE("sampled tier: the parts of each output's bound", "[.sampled_parts]") 
               floored += x.low > 0;
             }
           }
-          std::printf("%-8s %-22s max|v| %10.3g  max sigma %10.3g  max sketch %10.3g  unbounded %d (%d may be NaN or inf)  near 0 %d (floored %d)\n",
-                      inst.result.c_str(), op_name(inst.op), v, s, p, unbounded, unbounded_alternatives, near_zero, floored);
+          std::printf("%-8s %-22s max|v| %10.3g  max sigma %10.3g  max sketch %10.3g  unbounded %d (%d may be NaN or inf)  near 0 %d (floored %d)  NaN %d (exact bounded %d)\n",
+                      inst.result.c_str(), op_name(inst.op), v, s, p, unbounded, unbounded_alternatives, near_zero, floored, nan, nan_bounded);
         }
       });
   std::printf("rest factors K %.3g Q %.3g\n", d.rest_factors().K, d.rest_factors().Q);

@@ -266,10 +266,17 @@ TEST_CASE("sampled alternatives: a max pool scatters a sure NaN as NaN or nothin
   CHECK(maybe.may_nan);
   CHECK(bound(d, maybe) == 0);
   // The reference's choice, maybe not the float's: NaN, or nothing where the exact term is a
-  // number every evaluation overflows: no bound on the numbers, NaN still one of the values.
+  // number every evaluation overflows, within that NaN's exact bound (inf - inf: e^log_high
+  // twice) of 0, NaN still one of the values; with no such bound (a literal infinity's
+  // difference), no bound on the numbers.
   const SampledScalar chosen = d.scatter_term(nan, {1, 1, 0});
-  CHECK(chosen.infinite);
+  CHECK(!chosen.infinite);
+  CHECK(chosen.value == 0);
   CHECK(chosen.may_nan);
+  CHECK(bound(d, chosen) >= 2 * std::exp(100.0));
+  const SampledScalar blind = d.scatter_term(d.sub(d.from_double(kInf), inf), {1, 1, 0});
+  CHECK(blind.infinite);
+  CHECK(blind.may_nan);
   // The control: surely chosen by both, NaN in every evaluation.
   const SampledScalar sure_nan = d.scatter_term(nan, {1, 1, 1});
   CHECK(std::isnan(sure_nan.value));

@@ -32,11 +32,21 @@ inline SampledWide exact_value(double v) {
 }
 /// A sure infinity (sampled.hpp) whose exact value is at least `floor` in magnitude, and at least
 /// e^log_floor where that is known (past the double range, the floor itself is +inf).
-inline SampledWide sure_inf(double sign, double floor, double log_floor = -kInf) {
+/// log_high: ln of a bound above its exact magnitude (+inf where none is known).
+inline SampledWide sure_inf(double sign, double floor, double log_floor = -kInf, double log_high = kInf) {
   SampledWide s;
   s.value = sign > 0 ? kInf : -kInf;
   s.floor = floor > 0 ? floor : 0;
   s.log_floor = log_floor;
+  s.log_high = std::isnan(log_high) ? kInf : log_high;
+  return s;
+}
+/// A NaN in every float evaluation whose exact counterpart is at most `most` in magnitude (+inf:
+/// nothing known; a NaN bound, as 0 times inf, is none).
+inline SampledWide sure_nan_within(double most) {
+  SampledWide s;
+  s.value = std::numeric_limits<double>::quiet_NaN();
+  s.exact_most = std::isnan(most) ? kInf : most;
   return s;
 }
 /// ln of a sure infinity's floor (+inf for a literal infinity, -inf where none is known).

@@ -23,13 +23,40 @@ int SampledRules::sure_sign(const Scalar& a) const {
 
 // IEEE 754 (section 7.2: invalid operations give NaN) on a sure infinity or NaN and a closed
 // value, as the bound analysis' certain values (interp/bound/nonfinite.cpp).
+double SampledRules::exact_bound_of(const Scalar& a) const {
+  if (a.infinite) return kInf;
+  if (sure_nan(a)) return a.exact_most;
+  if (sure(a)) return std::exp(a.log_high);  // +inf for a literal infinity
+  return std::fabs(a.value) + bound_of(a);
+}
+
+double SampledRules::exact_least_of(const Scalar& a) const {
+  if (a.infinite || sure_nan(a)) return 0;
+  if (sure(a)) return a.floor;
+  const int sign = sure_sign(a);
+  return sign == 1 || sign == -1 ? std::max(0.0, std::fabs(a.value) - bound_of(a)) : 0;
+}
+
 SampledWide SampledRules::nonfinite_binary(char op, const Scalar& a, const Scalar& b) const {
-  if (sure_nan(a) || sure_nan(b)) return exact_value(kNaN);  // NaN in, NaN out
+  if (sure_nan(a) || sure_nan(b)) {  // NaN in, NaN out; its exact counterpart by the operands' bounds
+    const double ma = exact_bound_of(a), mb = exact_bound_of(b);
+    switch (op) {
+      case '+':
+      case '-': return sure_nan_within(ma + mb);
+      case '*': return sure_nan_within(ma * mb);  // 0 * inf: none
+      case '/': return sure_nan_within(sure_nan(b) ? kInf : ma / exact_least_of(b));
+    }
+    return exact_value(kNaN);
+  }
   // An exp without bounded numbers (at least 0 or +inf, its exact value and numbers at most
   // e^log_high): plus +inf it is +inf; over an infinity +-0 (the exact quotient within
   // e^log_high over the floor), or NaN where it overflowed (inf / inf).
   auto at_least_zero = [](const Scalar& x) { return x.infinite && x.at_least_zero; };
-  if (op == '+' && ((a.value == kInf && sure(a) && at_least_zero(b)) || (b.value == kInf && sure(b) && at_least_zero(a)))) return sure(a) ? a : b;
+  if (op == '+' && ((a.value == kInf && sure(a) && at_least_zero(b)) || (b.value == kInf && sure(b) && at_least_zero(a)))) {
+    Scalar r = sure(a) ? a : b;
+    r.log_high = std::log(std::exp(a.log_high) + std::exp(b.log_high));
+    return r;
+  }
   if (op == '/' && sure(b) && at_least_zero(a) && a.log_high < kInf)
     return with_alternatives(finite_of_sure(b, 0, over_floor_ln(a.log_high, b)), kAltNaN);
   if (a.infinite || b.infinite) return unbounded(kNaN);
@@ -40,21 +67,25 @@ SampledWide SampledRules::nonfinite_binary(char op, const Scalar& a, const Scala
     case '+':
     case '-': {
       const double v = op == '+' ? a.value + b.value : a.value - b.value;  // inf + finite = inf, inf - inf = NaN
-      if (std::isnan(v)) return exact_value(kNaN);
-      return sure_inf(v, sure(a) && sure(b) ? a.floor + b.floor : sure(a) ? a.floor - most(b) : b.floor - most(a));
+      const double high = exact_bound_of(a) + exact_bound_of(b);
+      if (std::isnan(v)) return sure_nan_within(high);
+      return sure_inf(v, sure(a) && sure(b) ? a.floor + b.floor : sure(a) ? a.floor - most(b) : b.floor - most(a), -kInf, std::log(high));
     }
     case '*': {
       const int sa = sure_sign(a), sb = sure_sign(b);
-      if (sa == 0 || sb == 0) return exact_value(kNaN);  // inf * 0
+      if (sa == 0 || sb == 0) return sure_nan_within(exact_bound_of(a) * exact_bound_of(b));  // inf * 0
       if (sa == 2 || sb == 2) return unbounded(kNaN);    // a factor that may be 0 or flip its sign
-      return sure_inf(sa * sb, (sure(a) ? a.floor : least(a)) * (sure(b) ? b.floor : least(b)));
+      return sure_inf(sa * sb, (sure(a) ? a.floor : least(a)) * (sure(b) ? b.floor : least(b)), -kInf,
+                      std::log(exact_bound_of(a)) + std::log(exact_bound_of(b)));
     }
     case '/': {
-      if (sure(a) && sure(b)) return exact_value(kNaN);  // inf / inf
+      // inf / inf (a softmax's class after its exps overflowed): NaN, the exact quotient within
+      // e^log_high of a over b's floor.
+      if (sure(a) && sure(b)) return sure_nan_within(a.log_high < kInf ? std::exp(a.log_high - ln_floor(b)) : kInf);
       if (sure(b)) return finite_of_sure(b, 0, over_floor(most(a), b));  // finite / inf = +-0, the exact within |a| / floor
       const int sb = sure_sign(b);
       if (sb == 0 || sb == 2) return unbounded(kNaN);
-      return sure_inf(a.value * sb, a.floor / most(b));
+      return sure_inf(a.value * sb, a.floor / most(b), -kInf, std::log(exact_bound_of(a)) - std::log(exact_least_of(b)));
     }
   }
   return unbounded(kNaN);

@@ -38,7 +38,7 @@ bool same_parts(const SampledParts& a, const SampledParts& b) {
   auto same = [](double x, double y) { return bits_of(x) == bits_of(y); };
   return same(a.value, b.value) && a.infinite == b.infinite && a.may_nan == b.may_nan && a.may_inf == b.may_inf && a.at_least_zero == b.at_least_zero &&
          a.open == b.open && a.nonfinite_terms == b.nonfinite_terms && a.terms == b.terms && same(a.floor, b.floor) &&
-         same(a.log_floor, b.log_floor) && same(a.log_high, b.log_high) &&
+         same(a.log_floor, b.log_floor) && same(a.log_high, b.log_high) && same(a.exact_most, b.exact_most) &&
          same(a.low, b.low) && a.low_terms == b.low_terms && same(a.magnitude, b.magnitude) && same(a.squares, b.squares) &&
          same(a.sources, b.sources);
 }

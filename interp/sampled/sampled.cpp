@@ -80,6 +80,7 @@ void add_nonfinite_term(SampledWide& acc, const SampledWide& t) {
   acc.nonfinite_terms |= std::isnan(t.value) ? 3 : t.value > 0 ? 1 : 2;
   acc.floor += t.floor;  // used only where every such term has one sign
   acc.log_floor = std::max(acc.log_floor, ln_floor(t));
+  acc.exact_most += std::isnan(t.value) ? t.exact_most : std::exp(t.log_high);
 }
 
 }  // namespace
@@ -166,7 +167,7 @@ SampledWide SampledRules::rounded(Scalar r, std::uint64_t key, double ulps) cons
   // Beyond 2^128 (where round-to-nearest gives inf) by more than the bound and the allowance:
   // +-inf in every evaluation but for an improbable event.
   if (std::fabs(r.value) - inherited > 0x1p128 * (1 + (std::max(ulps, 0.5) + 1) * 0x1p-22))
-    return sure_inf(r.value, std::fabs(r.value) - inherited);
+    return sure_inf(r.value, std::fabs(r.value) - inherited, -kInf, std::log(std::fabs(r.value) + inherited));
   // Within its bound of the float range: +-inf where the rounding overflows, else a number as
   // the model has it (an alternative: sampled.hpp).
   if (magnitude * (1 + 2 * kUnit) > kFloatMax)
@@ -235,7 +236,10 @@ SampledWide SampledRules::closed_numbers(const Scalar& s) const {
   result.low = -kInf;
   result.low_terms = 0;
   result.magnitude = result.squares = result.sources = 0;
-  if (s.nonfinite_terms == 3) return exact_value(kNaN);  // a NaN term, or +inf and -inf: NaN in any order
+  // The sure terms' exact bounds and the finite terms' magnitudes bound the exact sum.
+  const double exact_most = s.infinite || s.at_least_zero ? kInf : s.exact_most + s.magnitude;
+  result.exact_most = kInf;
+  if (s.nonfinite_terms == 3) return sure_nan_within(exact_most);  // a NaN term, or +inf and -inf: NaN in any order
   if (s.infinite || !std::isfinite(s.magnitude) || !std::isfinite(s.value)) return unbounded(s.value);
   // Terms that are at least 0 or +inf (an exp that may overflow) leave a sum with a sure +inf term
   // +inf, and any other unbounded.
@@ -262,7 +266,7 @@ SampledWide SampledRules::closed_numbers(const Scalar& s) const {
       if (share < 1) log_floor = s.log_floor + std::log1p(-share);
       else floor = 0;
     }
-    return with_alternatives(sure_inf(sign, floor, log_floor), overflow & (sign > 0 ? kAltNegInf : kAltPosInf) ? kAltNaN : 0);
+    return with_alternatives(sure_inf(sign, floor, log_floor, std::log(exact_most)), overflow & (sign > 0 ? kAltNegInf : kAltPosInf) ? kAltNaN : 0);
   }
   result = with_alternatives(result, overflow);
   // Each addition's rounding is d_k times a computed partial sum, each product's d_i times the
@@ -353,12 +357,14 @@ SampledWide as_open(const SampledWide& acc, double bound) {
   if (acc.open) return acc;
   SampledWide s = acc;
   s.open = true;
+  s.exact_most = 0;  // from here, the sure terms' exact bounds summed
   if (sure(acc)) {  // an infinite or NaN first term
     s.value = 0;
     s.terms = 0;
     s.magnitude = 0;
     s.floor = 0;
     s.log_floor = -kInf;
+    s.log_high = kInf;
     add_nonfinite_term(s, acc);
     return s;
   }
@@ -563,6 +569,13 @@ SampledWide SampledRules::div(const Scalar& a_in, const Scalar& b_in) const {
   return r;
 }
 
+SampledWide SampledRules::normalized_div(const Scalar& a, const Scalar& b, bool exp_terms) const {
+  Scalar r = div(a, b);
+  // A positive term over a sum of positive terms that holds it: the exact quotient is in [0, 1].
+  if (exp_terms && sure_nan(r)) r.exact_most = std::min(r.exact_most, 1.0);
+  return r;
+}
+
 // a / b for a positive divisor whose bound reaches 0 but whose floor does not (sampled.hpp,
 // "Floors"): each pass exactly, (a + t_a) / (b + t_b) - a / b = (t_a - q t_b) / (b + t_b);
 // the rests R (the sketch parts) to first order, (R_a - q R_b) / b, and what that leaves out as a
@@ -643,7 +656,8 @@ SampledWide SampledRules::pick(const Scalar& a_in, const Scalar& b_in, bool larg
     }
     return with_alternatives(r, alt);
   }
-  if (sure_nan(a) || sure_nan(b)) return exact_value(kNaN);  // IEEE maximum and minimum propagate NaN
+  // IEEE maximum and minimum propagate NaN; the exact max or min is within the larger bound.
+  if (sure_nan(a) || sure_nan(b)) return sure_nan_within(std::max(exact_bound_of(a), exact_bound_of(b)));
   const bool a_wins = larger ? a.value >= b.value : a.value <= b.value;
   if (decided(a, b)) {
     Scalar r = a_wins ? a : b;
@@ -705,9 +719,20 @@ SampledWide SampledRules::select_widened(std::uint8_t pred, const Scalar& on_tru
   if (!(pred & (kPredFloatMayFlip | kPredExactUndecided))) return chosen_in;
   const Scalar chosen = closed(chosen_in), other = closed(pred & kPredValue ? on_false : on_true);
   // A branch that is an infinity or NaN in every evaluation (a relu's gradient after an
-  // overflow): the float value is that or the other branch's.
-  if (sure(other) && !sure(chosen)) return with_alternatives(chosen, alternative_of(other.value) | alternatives(other));
-  if (sure(chosen) && !sure(other)) return with_alternatives(other, alternative_of(chosen.value) | alternatives(chosen));
+  // overflow): the float value is that or the other branch's. Where the reference chooses the
+  // sure one, the exact value is its exact counterpart, within its exact bound of 0: the other
+  // branch's numbers then carry that and their own distance from 0 as a source (none known:
+  // unbounded, the sure value an alternative).
+  if (sure(other)) return with_alternatives(chosen, alternative_of(other.value) | alternatives(other));
+  if (sure(chosen)) {
+    const std::uint8_t alt = alternative_of(chosen.value) | alternatives(chosen);
+    const double distance = exact_bound_of(chosen) + std::fabs(other.value) + bound_of(other);
+    if (!(distance < kInf)) return with_alternatives(unbounded(other.value), alt | alternatives(other));
+    Scalar r = other;
+    r.low = -kInf;
+    add_source(r, distance, key_of(kSelect, other) + 3);
+    return with_alternatives(r, alt);
+  }
   // The float run may take the other branch: its error is then other~ - chosen, within
   // |other - chosen| + B_other of 0, so within that plus B_chosen of the chosen one's own.
   Scalar r = chosen;
@@ -747,8 +772,16 @@ SampledWide SampledRules::scatter_term(const Scalar& source_in, Membership m) co
   if (m.exact && m.likely) return s;  // surely chosen in both runs
   // An infinity or NaN that the float run may choose: the float term is that value (an
   // alternative) or nothing, 0 where the reference does not choose it; where it does, the exact
-  // counterpart of nothing is a source that every evaluation overflows: unbounded numbers.
-  if (sure(s)) return with_alternatives(m.exact ? unbounded(0) : exact_value(0), alternative_of(s.value));
+  // term is the source's exact counterpart, a number every evaluation overflows: within its
+  // exact bound of the float's 0, a source (none known: unbounded numbers).
+  if (sure(s)) {
+    if (!m.exact) return with_alternatives(exact_value(0), alternative_of(s.value));
+    const double most = exact_bound_of(s);
+    Scalar r = exact_value(0);
+    if (!(most < kInf)) r = unbounded(0);
+    else add_source(r, most, key_of(kScatter, s) + 2);
+    return with_alternatives(r, alternative_of(s.value));
+  }
   const double bs = bound_of(s);
   if (!std::isfinite(bs)) return unbounded(m.exact ? s.value : 0);
   // Chosen in one run and maybe not in the other: the float term is the source or nothing.

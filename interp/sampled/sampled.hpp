@@ -68,8 +68,13 @@
 // operand beyond the threshold by its bound: e to the operand's low end), so that where IEEE gives
 // a finite number (finite / inf = 0, exp(-inf) = 0, tanh(inf) = 1) the exact counterpart is within
 // a bound of it (a source: |a| / floor, e^-floor, ...); with no floor, or where a rule needs a sign
-// that may flip, the value is unbounded. The check holds an output element that is a sure
-// infinity or NaN to that value (docs/sampled_tier.md, "Sure overflows").
+// that may flip, the value is unbounded. A sure infinity may also carry ln of a bound above its
+// exact magnitude (`log_high`), and a sure NaN a bound on its exact counterpart's (`exact_most`:
+// inf / inf, both of known bounds; carried through sums, products and the smooth functions), so
+// that where the float run drops the NaN (a max pool's backward pass choosing another position, a
+// select that may take its other branch) the exact value it leaves out is within a bound: a
+// source, where it had none. The check holds an output element that is a sure infinity or NaN to
+// that value (docs/sampled_tier.md, "Sure overflows").
 //
 // Alternatives: a float evaluation may give a non-finite value besides a value's numbers: NaN
 // where a comparison may flip to a branch that is surely NaN (may_nan), +inf or -inf where an
@@ -150,8 +155,14 @@ struct SampledParts {
   // the largest of its sure terms'.
   double log_floor = -std::numeric_limits<double>::infinity();
   // Of an unbounded exp that is at least 0 or +inf: ln of a bound on its exact value and on its
-  // float's numbers (+inf where none is known).
+  // float's numbers (+inf where none is known). Of a sure infinity: ln of a bound on its exact
+  // value's magnitude (an exp's: its operand's value plus its bound; +inf where none is known).
   double log_high = std::numeric_limits<double>::infinity();
+  // Of a sure NaN: a bound on the magnitude of its exact counterpart, the real number the exact
+  // run has where every float evaluation gives NaN (a softmax's class after its exps overflowed:
+  // e^log_high of the class over the sum's floor); +inf where none is known. Of an open sum: its
+  // sure terms' such bounds summed (an infinity's e^log_high).
+  double exact_most = std::numeric_limits<double>::infinity();
   // A floor under the value's float and exact values: both are at least `low` but for the bounds'
   // events (an exp: e^(x - B_x); a square, a relu: 0; sums, quotients and maxima of such
   // values); -inf where none is known. Of an open sum: its terms' floors summed (those at least
@@ -247,6 +258,10 @@ class SampledRules {
   Scalar sub(const Scalar& a, const Scalar& b) const;
   Scalar mul(const Scalar& a, const Scalar& b) const;
   Scalar div(const Scalar& a, const Scalar& b) const;
+  /// a / b where b is a sum of terms one of which is a (interp/bound/normalizing.hpp): div, and
+  /// with `exp_terms` (a an exp, b's sum from 0: every term exactly positive) the exact quotient
+  /// lies in [0, 1], a bound on a NaN's exact counterpart (a softmax's class after +inf / +inf).
+  Scalar normalized_div(const Scalar& a, const Scalar& b, bool exp_terms) const;
   Scalar neg(const Scalar& a) const;
   Scalar abs(const Scalar& a) const;
   Scalar max(const Scalar& a, const Scalar& b) const { return pick(a, b, true); }
@@ -311,6 +326,12 @@ class SampledRules {
   /// beyond its bound of 0 (by a normal float at least), 2 where it may be 0 or flip.
   int sure_sign(const Scalar& a) const;
   Scalar finite_of_sure(const Scalar& from, double value, double distance) const;
+  /// A bound on |a closed value's exact counterpart|: |value| + B for a number, a sure NaN's
+  /// exact_most, e^log_high for a sure infinity; +inf where none is known.
+  double exact_bound_of(const Scalar& a) const;
+  /// The least |exact counterpart| of a divisor (closed): |value| - B where its sign is sure, a
+  /// sure infinity's floor; 0 where it may be 0.
+  double exact_least_of(const Scalar& a) const;
   Scalar positive_div(const Scalar& a, const Scalar& b) const;  // a / b by a positive divisor's floor
   // Alternatives (see above): `main` is the op's result on a's and b's numbers (a, b closed).
   /// a op b (op '+', '-', '*', '/') on every pair of a's and b's values but their numbers.
@@ -373,6 +394,9 @@ class SampledDomain {
   Scalar sub(const Scalar& a, const Scalar& b) const { return pack(rules_.sub(unpack(a), unpack(b))); }
   Scalar mul(const Scalar& a, const Scalar& b) const { return pack(rules_.mul(unpack(a), unpack(b))); }
   Scalar div(const Scalar& a, const Scalar& b) const { return pack(rules_.div(unpack(a), unpack(b))); }
+  Scalar normalized_div(const Scalar& a, const Scalar& b, bool exp_terms) const {
+    return pack(rules_.normalized_div(unpack(a), unpack(b), exp_terms));
+  }
   Scalar neg(const Scalar& a) const { return pack(rules_.neg(unpack(a))); }
   Scalar abs(const Scalar& a) const { return pack(rules_.abs(unpack(a))); }
   Scalar max(const Scalar& a, const Scalar& b) const { return pack(rules_.max(unpack(a), unpack(b))); }

@@ -58,14 +58,16 @@ SampledWide SampledRules::exp(const Scalar& a_in) const {
   const Scalar a = closed(a_in);
   if (alternatives(a)) return unary_alternatives(a, exp(without_alternatives(a)), kInf, 0, key_of(kExp, a));
   if (sure(a)) {
-    if (std::isnan(a.value)) return a;
-    if (a.value > 0) return sure_inf(1, std::exp(a.floor), a.floor);
+    if (std::isnan(a.value)) return sure_nan_within(std::exp(a.exact_most));  // the exact e^x within e^|x|
+    if (a.value > 0) return sure_inf(1, std::exp(a.floor), a.floor, exact_bound_of(a));
     return finite_of_sure(a, 0, std::exp(-a.floor));  // exp(-inf) = 0, the exact value within e^-floor of it
   }
   const double ba = bound_of(a), e = std::exp(a.value);
+  // ln of a bound on the exact value e^x (and on the float's numbers, with the allowance): e^(x + B).
+  const double high = a.value + ba, log_high = high + std::fabs(high) * 0x1p-50 + (profile_.exp + 2) * 0x1p-23;
   // Beyond ln(FLT_MAX) = 88.72283905... by more than its bound and the allowance (k ulps of e^x,
   // about k 2^-23 in x): +inf in every evaluation but for an improbable event.
-  if (a.value - ba > 88.72284 + (profile_.exp + 1) * 0x1p-22) return sure_inf(1, std::exp(a.value - ba), a.value - ba);
+  if (a.value - ba > 88.72284 + (profile_.exp + 1) * 0x1p-22) return sure_inf(1, std::exp(a.value - ba), a.value - ba, log_high);
   // Within its bound of it: +inf where the float exp overflows, else a number as below (an
   // alternative: sampled.hpp).
   const bool may_overflow = a.value + ba > 88.72;
@@ -73,9 +75,7 @@ SampledWide SampledRules::exp(const Scalar& a_in) const {
   if (may_overflow && r.infinite) {  // no bound on its numbers: at least 0 or +inf (a bounded operand is never NaN)
     r = unbounded(e);
     r.at_least_zero = std::isfinite(ba);
-    // Its exact value and its float's numbers are at most e^(x + B) (times the allowance).
-    const double high = a.value + ba;
-    if (r.at_least_zero) r.log_high = high + std::fabs(high) * 0x1p-50 + (profile_.exp + 2) * 0x1p-23;
+    if (r.at_least_zero) r.log_high = log_high;
     return r;
   }
   // The float and exact values are at least e^(x - B) (less the allowance and a margin).
@@ -122,7 +122,8 @@ SampledWide SampledRules::log(const Scalar& a_in) const {
 SampledWide SampledRules::sqrt(const Scalar& a_in) const {
   const Scalar a = closed(a_in);
   if (alternatives(a)) return unary_alternatives(a, sqrt(without_alternatives(a)), kInf, kNaN, key_of(kSqrt, a));
-  if (sure(a)) return a.value > 0 ? sure_inf(1, std::sqrt(a.floor)) : exact_value(kNaN);
+  // A sure NaN's exact counterpart, where the exact run has a root, is within sqrt of its bound.
+  if (sure(a)) return a.value > 0 ? sure_inf(1, std::sqrt(a.floor)) : sure_nan_within(std::sqrt(exact_bound_of(a)));
   if (surely_negative(a)) return exact_value(kNaN);
   if (bound_of(a) == 0 && a.value == 0) return exact_value(0);
   const double low = positive_low(a), r = std::sqrt(a.value);
@@ -162,7 +163,7 @@ SampledWide SampledRules::rsqrt(const Scalar& a_in) const {
 SampledWide SampledRules::tanh(const Scalar& a_in) const {
   const Scalar a = closed(a_in);
   if (alternatives(a)) return unary_alternatives(a, tanh(without_alternatives(a)), 1, -1, key_of(kTanh, a));
-  if (sure(a)) return std::isnan(a.value) ? a : finite_of_sure(a, a.value > 0 ? 1 : -1, 2 * std::exp(-2 * a.floor));
+  if (sure(a)) return std::isnan(a.value) ? sure_nan_within(1) : finite_of_sure(a, a.value > 0 ? 1 : -1, 2 * std::exp(-2 * a.floor));
   const double t = std::tanh(a.value);
   return smooth(a, t, 1 - t * t, 0.7699, tanh_change, profile_.tanh, kTanh, 1, 2);  // |tanh''| <= 4 / (3 sqrt 3)
 }
@@ -170,7 +171,7 @@ SampledWide SampledRules::tanh(const Scalar& a_in) const {
 SampledWide SampledRules::logistic(const Scalar& a_in) const {
   const Scalar a = closed(a_in);
   if (alternatives(a)) return unary_alternatives(a, logistic(without_alternatives(a)), 1, 0, key_of(kLogistic, a));
-  if (sure(a)) return std::isnan(a.value) ? a : finite_of_sure(a, a.value > 0 ? 1 : 0, std::exp(-a.floor));
+  if (sure(a)) return std::isnan(a.value) ? sure_nan_within(1) : finite_of_sure(a, a.value > 0 ? 1 : 0, std::exp(-a.floor));
   const double s = 1 / (1 + std::exp(-a.value));
   return smooth(a, s, s * (1 - s), 0.0963, logistic_change, profile_.logistic, kLogistic, 0.25, 1);  // |s''| <= 1 / (6 sqrt 3)
 }
