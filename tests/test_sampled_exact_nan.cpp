@@ -94,6 +94,37 @@ TEST_CASE("sampled exact NaN: inf / inf bounds its exact quotient by the numerat
   CHECK(d.normalized_div(wide, wide_sum, false).exact_most > 100);  // terms of unknown sign: the control
 }
 
+TEST_CASE("sampled exact NaN: a class over its own sum whose bound the rules lose is within 1 of the exact one, or NaN",
+          "[sampled][stat]") {
+  const SampledDomain d(float_profile("ieee"), sampled_factors(1e-9, 10));
+  // An exp that may overflow and whose numbers have no bound (its operand 0 within about 2e13):
+  // the row's sum is unbounded, and so is a class over it.
+  const SampledScalar p = d.mul(d.from_double(0.1), d.from_double(0.3));
+  const SampledScalar wide = d.exp(d.mul(d.sub(p, d.from_double(p.value)), d.from_double(1e22)));
+  REQUIRE(wide.infinite);
+  const SampledScalar e1 = d.exp(d.from_double(1));
+  const SampledScalar sum = d.closed(d.accumulate(d.accumulate(d.from_double(0), e1), wide));
+  REQUIRE(sum.infinite);
+  REQUIRE(d.div(e1, sum).infinite);
+  // Exact and float classes both in [0, 1] (the float may be NaN): within 1 of each other.
+  const SampledScalar c = d.normalized_div(e1, sum, true);
+  CHECK(!c.infinite);
+  CHECK(c.value >= 0);
+  CHECK(c.value <= 1);
+  CHECK(c.may_nan);
+  CHECK(c.may_inf == 0);
+  CHECK(c.low == 0);
+  CHECK(bound(d, c) >= 1);
+  CHECK(bound(d, c) < 10);
+  // Controls: terms of unknown sign say nothing; a class the rules bound keeps its own bound.
+  CHECK(d.normalized_div(e1, sum, false).infinite);
+  const SampledScalar e2 = d.exp(d.from_double(2));
+  const SampledScalar row = d.closed(d.accumulate(d.accumulate(d.from_double(0), e1), e2));
+  const SampledScalar tight = d.normalized_div(e1, row, true);
+  CHECK(!tight.may_nan);
+  CHECK(bound(d, tight) < 1e-5);
+}
+
 TEST_CASE("sampled exact NaN: the run finds an exp over its own sum, and not over another's", "[sampled][stat]") {
   const SampledDomain d(float_profile("ieee"), sampled_factors(1e-9, 10));
   const Arrays in = {f32_array({1, 3}, {100, 0, 0})};  // logits 110, 0, 0: the first class overflows

@@ -571,9 +571,19 @@ SampledWide SampledRules::div(const Scalar& a_in, const Scalar& b_in) const {
 
 SampledWide SampledRules::normalized_div(const Scalar& a, const Scalar& b, bool exp_terms) const {
   Scalar r = div(a, b);
+  if (!exp_terms) return r;
   // A positive term over a sum of positive terms that holds it: the exact quotient is in [0, 1].
-  if (exp_terms && sure_nan(r)) r.exact_most = std::min(r.exact_most, 1.0);
-  return r;
+  if (sure_nan(r)) r.exact_most = std::min(r.exact_most, 1.0);
+  if (sure(r) || !(r.infinite || bound_of(r) > 1)) return r;
+  // So is the float one, or NaN (inf / inf, or 0 / 0 where every exp underflows): each float
+  // partial sum of terms at least 0 is at least each term in it (rounding is monotone), and the
+  // quotient of a number by one at least as large rounds to at most 1. Where the rules give no
+  // tighter bound (an exp that may overflow in the row, bf16 logits' errors of tens), the
+  // element is within 1 of the exact value: a source, NaN one of its values.
+  Scalar c = exact_value(std::isfinite(r.value) ? std::clamp(r.value, 0.0, 1.0) : 0.5);
+  add_source(c, 1, key_of(kDiv, a, b) + 7);
+  c.low = 0;
+  return with_alternatives(c, kAltNaN);
 }
 
 // a / b for a positive divisor whose bound reaches 0 but whose floor does not (sampled.hpp,

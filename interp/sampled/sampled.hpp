@@ -260,7 +260,8 @@ class SampledRules {
   Scalar div(const Scalar& a, const Scalar& b) const;
   /// a / b where b is a sum of terms one of which is a (interp/bound/normalizing.hpp): div, and
   /// with `exp_terms` (a an exp, b's sum from 0: every term exactly positive) the exact quotient
-  /// lies in [0, 1], a bound on a NaN's exact counterpart (a softmax's class after +inf / +inf).
+  /// lies in [0, 1], a bound on a NaN's exact counterpart (a softmax's class after +inf / +inf),
+  /// and so does the float one or it is NaN: an unbounded class is within 1 of the exact one.
   Scalar normalized_div(const Scalar& a, const Scalar& b, bool exp_terms) const;
   Scalar neg(const Scalar& a) const;
   Scalar abs(const Scalar& a) const;
