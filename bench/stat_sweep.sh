@@ -10,7 +10,8 @@
 # SAMPLED=1 judges with the sampled tier too (`shlo check --sampled`); BATCH=B rebatches each
 # artifact to B examples first (`shlo rebatch`: the sampled tier holds about 1 KB per element,
 # so full-size train steps do not fit a small machine).
-#   SEEDS=N [SAMPLED=1] [BATCH=8] bash bench/stat_sweep.sh [BUILD_DIR] [NAMES...]
+# RANGES="-1,1 ..." sweeps those input ranges only.
+#   SEEDS=N [SAMPLED=1] [BATCH=8] [RANGES="LO,HI ..."] bash bench/stat_sweep.sh [BUILD_DIR] [NAMES...]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
@@ -27,5 +28,5 @@ if [ -n "${BATCH:-}" ]; then
       echo "$name: not rebatched, swept at full size" >&2
   done
 fi
-SHLO_SWEEP_SEEDS="${SEEDS:-10}" SHLO_SWEEP_PROGRAMS="${*:-}" SHLO_SWEEP_SAMPLED="${SAMPLED:-0}" SHLO_SWEEP_DIR="$dir" \
+SHLO_SWEEP_SEEDS="${SEEDS:-10}" SHLO_SWEEP_RANGES="${RANGES:-}" SHLO_SWEEP_PROGRAMS="${*:-}" SHLO_SWEEP_SAMPLED="${SAMPLED:-0}" SHLO_SWEEP_DIR="$dir" \
   "$build/tests/shlo_tests" "[.stat_sweep]"

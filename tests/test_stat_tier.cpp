@@ -492,9 +492,9 @@ TEST_CASE("stat tier: honest float32 outputs of cifar8_bn_fwd at 8 in four order
 }
 
 // The measurement (docs/measurements.md, bench/stat_sweep.sh): the two small convolutional
-// programs and every program of the first ladder, every range, SHLO_SWEEP_SEEDS seeds
-// (default 10); SHLO_SWEEP_SAMPLED=1 judges with the sampled tier too, SHLO_SWEEP_DIR reads the
-// artifacts from another folder. Hidden: hours on a loaded machine.
+// programs and every program of the first ladder, every range (or SHLO_SWEEP_RANGES),
+// SHLO_SWEEP_SEEDS seeds (default 10); SHLO_SWEEP_SAMPLED=1 judges with the sampled tier too,
+// SHLO_SWEEP_DIR reads the artifacts from another folder. Hidden: hours on a loaded machine.
 TEST_CASE("stat tier: the large sweep of honest evaluations of the first ladder", "[.stat_sweep]") {
   const char* env = std::getenv("SHLO_SWEEP_SEEDS");
   const int count = env ? std::atoi(env) : 10;
@@ -503,11 +503,21 @@ TEST_CASE("stat tier: the large sweep of honest evaluations of the first ladder"
   options.sampled = env_or("SHLO_SWEEP_SAMPLED", "0") == "1";
   std::vector<std::uint64_t> seeds;
   for (int i = 0; i < count; ++i) seeds.push_back(100 + static_cast<std::uint64_t>(i));
+  // SHLO_SWEEP_RANGES="LO,HI ...": those ranges only (default the issue's three).
+  std::vector<Range> ranges(std::begin(kRanges), std::end(kRanges));
+  if (const std::string listed = env_or("SHLO_SWEEP_RANGES", ""); !listed.empty()) {
+    ranges.clear();
+    std::istringstream words(listed);
+    for (std::string w; words >> w;) {
+      const auto [lo, hi] = range_of(w);
+      ranges.push_back({lo, hi});
+    }
+  }
   for (const char* name : {"small_conv", "small_cnn_train_step", "linear_fwd", "linear_train_step", "mlp_fwd", "mlp_train_step", "cnn_fwd", "cifar_fwd", "cifar8_fwd",
                            "cifar8_bn_fwd", "cnn_train_step", "cifar8_train_step", "cifar8_mom_train_step",
                            "cifar8_adam_train_step", "cifar8_adamdp_train_step"}) {
     if (only && *only && (" " + std::string(only) + " ").find(" " + std::string(name) + " ") == std::string::npos) continue;
-    for (const Range range : kRanges) {
+    for (const Range range : ranges) {
       const auto t0 = std::chrono::steady_clock::now();
       const HonestFigures f = honest_sweep(name, {range}, seeds, options);
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
