@@ -21,8 +21,6 @@ int SampledRules::sure_sign(const Scalar& a) const {
   return 2;
 }
 
-// IEEE 754 (section 7.2: invalid operations give NaN) on a sure infinity or NaN and a closed
-// value, as the bound analysis' certain values (interp/bound/nonfinite.cpp).
 double SampledRules::exact_bound_of(const Scalar& a) const {
   if (a.infinite) return kInf;
   if (sure_nan(a)) return a.exact_most;
@@ -37,6 +35,8 @@ double SampledRules::exact_least_of(const Scalar& a) const {
   return sign == 1 || sign == -1 ? std::max(0.0, std::fabs(a.value) - bound_of(a)) : 0;
 }
 
+// IEEE 754 (section 7.2: invalid operations give NaN) on a sure infinity or NaN and a closed
+// value, as the bound analysis' certain values (interp/bound/nonfinite.cpp).
 SampledWide SampledRules::nonfinite_binary(char op, const Scalar& a, const Scalar& b) const {
   if (sure_nan(a) || sure_nan(b)) {  // NaN in, NaN out; its exact counterpart by the operands' bounds
     const double ma = exact_bound_of(a), mb = exact_bound_of(b);
